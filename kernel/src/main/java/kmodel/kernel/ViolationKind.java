@@ -1,0 +1,47 @@
+package kmodel.kernel;
+
+/**
+ * The kinds of violation the checker reports, printed exactly as {@link #label()} (DESIGN.md,
+ * "What is checked").
+ */
+public enum ViolationKind {
+    /** The run is quiescent while a task still sleeps or an io_uring request is still in flight. */
+    MISSED_WAKEUP("missed-wakeup"),
+    /** A page or bio reference dropped below zero, or an object was freed twice. */
+    DOUBLE_RELEASE("double-release"),
+    /** A freed object (or a returned waiter's on-stack entry) was touched. */
+    USE_AFTER_FREE("use-after-free"),
+    /** At the end an object holds references that no owner accounts for. */
+    REF_LEAK("ref-leak"),
+    /** A page is still locked at the end, or a spinlock is held across schedule() or at exit. */
+    LOCK_LEAK("lock-leak"),
+    /** An io_uring request ended with no CQE. */
+    LOST_COMPLETION("lost-completion"),
+    /** An io_uring request ended with two CQEs. */
+    DOUBLE_COMPLETION("double-completion"),
+    /** Bytes returned to a reader differ from the file's bytes. */
+    DATA_CORRUPTION("data-corruption"),
+    /** Any other BUG_ON / VM_BUG_ON_PAGE / WARN_ON in the model fired (or the model oopsed). */
+    BUG_ON("bug-on");
+
+    private final String label;
+
+    ViolationKind(String label) {
+        this.label = label;
+    }
+
+    /** The kind as printed by the checker and the CLI. */
+    public String label() {
+        return label;
+    }
+
+    /** Parses a printed label back; {@code null} when unknown. */
+    public static ViolationKind fromLabel(String label) {
+        for (ViolationKind k : values()) {
+            if (k.label.equals(label)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

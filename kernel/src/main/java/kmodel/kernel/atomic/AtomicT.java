@@ -1,0 +1,101 @@
+package kmodel.kernel.atomic;
+
+import kmodel.kernel.Kernel;
+
+/**
+ * include/linux/atomic.h: {@code atomic_t}. Each operation is one scheduling point followed by
+ * one indivisible step.
+ */
+public final class AtomicT {
+    private final String name;
+    private int counter;
+
+    public AtomicT(String name, int initial) {
+        this.name = name;
+        this.counter = initial;
+    }
+
+    /** {@code atomic_read()}. */
+    public int read() {
+        Kernel.rt().point("atomic_read", this);
+        synchronized (this) {
+            return counter;
+        }
+    }
+
+    /** The value without a scheduling point (reports and end-of-run checks). */
+    public synchronized int peek() {
+        return counter;
+    }
+
+    /** {@code atomic_set()}. */
+    public void set(int v) {
+        Kernel.rt().point("atomic_set", this);
+        synchronized (this) {
+            counter = v;
+        }
+    }
+
+    /** {@code atomic_inc()}. */
+    public void inc() {
+        addReturn(1);
+    }
+
+    /** {@code atomic_dec()}. */
+    public void dec() {
+        addReturn(-1);
+    }
+
+    /** {@code atomic_add_return()}. */
+    public int addReturn(int delta) {
+        Kernel.rt().point("atomic_add_return", this);
+        synchronized (this) {
+            counter += delta;
+            return counter;
+        }
+    }
+
+    /** {@code atomic_inc_return()}. */
+    public int incReturn() {
+        return addReturn(1);
+    }
+
+    /** {@code atomic_dec_return()}. */
+    public int decReturn() {
+        return addReturn(-1);
+    }
+
+    /** {@code atomic_dec_and_test()}: true when the new value is 0. */
+    public boolean decAndTest() {
+        return addReturn(-1) == 0;
+    }
+
+    /** {@code atomic_add_unless(v, a, u)}: adds unless the value is {@code u}; true if it added. */
+    public boolean addUnless(int a, int u) {
+        Kernel.rt().point("atomic_add_unless", this);
+        synchronized (this) {
+            if (counter == u) {
+                return false;
+            }
+            counter += a;
+            return true;
+        }
+    }
+
+    /** {@code atomic_cmpxchg()}: returns the old value. */
+    public int cmpxchg(int expect, int update) {
+        Kernel.rt().point("atomic_cmpxchg", this);
+        synchronized (this) {
+            int old = counter;
+            if (old == expect) {
+                counter = update;
+            }
+            return old;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

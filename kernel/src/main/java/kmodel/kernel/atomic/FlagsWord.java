@@ -1,0 +1,31 @@
+package kmodel.kernel.atomic;
+
+/**
+ * An {@code unsigned long} flags word, such as {@code page->flags} or {@code bio->bi_flags},
+ * operated on by {@link Bitops}. Atomic operations are scheduling points; the non-atomic
+ * {@code __} variants are for words the caller owns exclusively.
+ */
+public final class FlagsWord {
+    private final String name;
+    /** The bits. Read and written only through {@link Bitops} (each call one atomic step). */
+    long bits;
+
+    public FlagsWord(String name) {
+        this.name = name;
+    }
+
+    /** The raw value without a scheduling point (debug output and end-of-run checks). */
+    public long peek() {
+        return bits;
+    }
+
+    /** Resets the word (a freed page handed out again); no other task may see it. */
+    public void reset(long value) {
+        bits = value;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

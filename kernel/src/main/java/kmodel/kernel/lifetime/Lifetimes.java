@@ -1,0 +1,88 @@
+package kmodel.kernel.lifetime;
+
+import java.util.ArrayList;
+import java.util.List;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+
+/**
+ * The lifetime tracker of one execution: every {@link KObject} created while it runs, whether it
+ * was freed, and the references the scenario declared as expected at the end.
+ *
+ * <ul>
+ *   <li>freeing twice, or dropping a count below zero: {@code double-release} (reported by the
+ *       owner's put path through {@link #free});</li>
+ *   <li>touching a freed object: {@code use-after-free};</li>
+ *   <li>at the end, a live object whose count differs from what was declared: {@code ref-leak}
+ *       ({@link #checkLeaks()}).</li>
+ * </ul>
+ *
+ * Only the running task touches it (one task runs at a time), so it needs no lock.
+ */
+public final class Lifetimes {
+    private static Lifetimes active;
+
+    private final ArrayList<KObject> objects = new ArrayList<>();
+
+    /** Makes this tracker the one new objects register with (the runtime does this per execution). */
+    public void activate() {
+        active = this;
+    }
+
+    /** Stops registering new objects with this tracker. */
+    public void deactivate() {
+        if (active == this) {
+            active = null;
+        }
+    }
+
+    static Lifetimes activeOrNull() {
+        return active;
+    }
+
+    void register(KObject o) {
+        o.slot = objects.size();
+        objects.add(o);
+    }
+
+    void free(KObject o) {
+        if (o.freed) {
+            Kernel.fail(ViolationKind.DOUBLE_RELEASE, o.kind() + " " + o.name() + " freed twice");
+        }
+        o.freed = true;
+    }
+
+    static void useAfterFree(KObject o) {
+        Kernel.fail(ViolationKind.USE_AFTER_FREE, o.kind() + " " + o.name() + " touched after it was freed");
+    }
+
+    /** Declares that {@code o} legitimately holds {@code refs} references at the end, and why. */
+    public void expect(KObject o, int refs, String why) {
+        o.expectedRefs = refs;
+        o.expectedWhy = why;
+    }
+
+    /** Every object registered in this execution, in creation order. */
+    public List<KObject> objects() {
+        return objects;
+    }
+
+    /**
+     * include/linux/page_ref.h et al. at the end of a run: every live object must hold exactly
+     * the references declared for it; otherwise {@code ref-leak}.
+     */
+    public void checkLeaks() {
+        for (int i = 0; i < objects.size(); i++) {
+            KObject o = objects.get(i);
+            if (o.freed) {
+                continue;
+            }
+            int refs = o.refs();
+            if (refs != o.expectedRefs) {
+                String owner = o.expectedWhy != null ? " (" + o.expectedWhy + ")" : "";
+                Kernel.fail(ViolationKind.REF_LEAK, o.kind() + " " + o.name() + " holds " + refs
+                        + " reference(s) at the end, expected " + o.expectedRefs + owner);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package kmodel.kernel.sched;
+
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.lifetime.Lifetimes;
+import kmodel.kernel.locking.Spinlock;
+
+/**
+ * What a runtime provides to the primitives. Two implementations share it:
+ * {@link DeterministicRuntime} (one task at a time, every primitive a choice point, driven by a
+ * {@link Strategy}) and {@link FreeRunningRuntime} (real threads, real synchronisation; for JPF
+ * and Lincheck, which explore interleavings themselves).
+ *
+ * <p>The primitives ({@code Sched}, {@code Spinlock}, {@code Bitops}, {@code Wait}, ...) call
+ * {@link #point} right before their atomic action; between two points a task's actions are
+ * invisible to the others. The atomic action itself is done inside {@code synchronized} on the
+ * object, so that the free-running runtime is atomic too; under the deterministic runtime the
+ * monitor is never contended.
+ */
+public interface Runtime {
+    /** The running task. */
+    Task current();
+
+    /** The configuration of this execution. */
+    Kconfig config();
+
+    /** The lifetime tracker of this execution. */
+    Lifetimes lifetimes();
+
+    /**
+     * A scheduling point before an atomic primitive: the strategy may run another task first.
+     *
+     * @param what the primitive, e.g. "test_and_set_bit" (for detailed traces)
+     * @param obj the object it acts on (its {@code toString()} is traced), or null
+     */
+    void point(String what, Object obj);
+
+    /**
+     * kernel/sched/core.c: the dequeue half of {@code __schedule()}: the current task, whose
+     * state is not TASK_RUNNING and which has no pending signal its state admits, leaves the
+     * run queue and returns once {@link #tryToWakeUp} made it runnable and it was picked.
+     */
+    void block();
+
+    /**
+     * kernel/sched/core.c: {@code try_to_wake_up()}: if {@code p->state & mask}, set it to
+     * TASK_RUNNING and make it runnable. One atomic step.
+     */
+    boolean tryToWakeUp(Task p, int mask);
+
+    /** Takes {@code lock}, spinning (not runnable) while another task holds it. */
+    void spinLock(Spinlock lock);
+
+    /** Releases {@code lock}. */
+    void spinUnlock(Spinlock lock);
+
+    /** A data choice among {@code n} alternatives (0 when {@code n <= 1}). */
+    int choose(int n, String why);
+
+    /**
+     * Creates a task in the running execution (an interrupt-context completion, an io-wq
+     * worker). It becomes runnable at once.
+     */
+    Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body);
+
+    /** Whether events are being recorded (the counterexample replay). */
+    boolean tracing();
+
+    /** Records a model-level event of the current task. */
+    void event(String text);
+}

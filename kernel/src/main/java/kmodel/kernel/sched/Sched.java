@@ -1,0 +1,203 @@
+package kmodel.kernel.sched;
+
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+
+/**
+ * kernel/sched/core.c, include/linux/sched.h, include/linux/sched/signal.h, kernel/signal.c:
+ * task state, sleeping, waking and signals.
+ *
+ * <h2>The sleep/wake-up protocol</h2>
+ * A sleeper sets its state <em>before</em> it tests the condition it waits for, then calls
+ * {@link #schedule()}; a waker makes the condition true, then wakes. {@code try_to_wake_up()}
+ * only wakes a task whose state matches the waker's mask, setting it to {@code TASK_RUNNING};
+ * {@code schedule()} of a task already set back to running returns at once:
+ * <pre>
+ *   sleeper                              waker
+ *   set_current_state(TASK_UNINTERRUPTIBLE);
+ *   if (!cond)                           cond = true;
+ *       schedule();                      wake_up_process(sleeper);
+ * </pre>
+ * Testing the condition before setting the state loses the wake-up when the waker runs in
+ * between (catalog bug {@code textbook-check-then-sleep}).
+ */
+public final class Sched {
+    private Sched() {
+    }
+
+    /** include/asm-generic/current.h: {@code current}. */
+    public static Task current() {
+        return Kernel.current();
+    }
+
+    /** include/linux/sched.h: {@code set_current_state()} (a full barrier: {@code smp_store_mb}). */
+    public static void setCurrentState(int state) {
+        Runtime rt = Kernel.rt();
+        rt.point("set_current_state", null);
+        rt.current().state = state;
+    }
+
+    /** include/linux/sched.h: {@code __set_current_state()}, no barrier. */
+    public static void __setCurrentState(int state) {
+        Kernel.rt().current().state = state;
+    }
+
+    /** Records what the current task is about to sleep on (for missed-wakeup reports). */
+    public static void waitingOn(String what) {
+        Kernel.rt().current().waitingOn = what;
+    }
+
+    /**
+     * kernel/sched/core.c: {@code schedule()}. If the task's state is not {@code TASK_RUNNING}
+     * it sleeps until woken, unless a signal its state admits is pending
+     * ({@code signal_pending_state()}, checked by {@code __schedule()} in the same step).
+     * Sleeping in interrupt context is a {@code bug-on} ("scheduling while atomic"); sleeping
+     * with a spinlock held is a {@code lock-leak}.
+     */
+    public static void schedule() {
+        Runtime rt = Kernel.rt();
+        Task me = rt.current();
+        if (me.inInterrupt()) {
+            Kernel.fail(ViolationKind.BUG_ON, "scheduling while atomic: " + me.name() + " called schedule() in interrupt context");
+        }
+        if (me.locksHeld > 0) {
+            Kernel.fail(ViolationKind.LOCK_LEAK, me.name() + " called schedule() holding " + me.locksHeld + " spinlock(s)");
+        }
+        rt.point("schedule", null);
+        if (me.state == Task.TASK_RUNNING) {
+            return;
+        }
+        if (signalPendingState(me.state, me)) {
+            me.state = Task.TASK_RUNNING;
+            return;
+        }
+        rt.block();
+        me.waitingOn = null;
+    }
+
+    /** kernel/sched/core.c: {@code io_schedule()}: schedule() accounted as I/O wait. */
+    public static void ioSchedule() {
+        schedule();
+    }
+
+    /** kernel/sched/core.c: {@code wake_up_process()}: wakes {@code p} from either sleeping state. */
+    public static boolean wakeUpProcess(Task p) {
+        return Kernel.rt().tryToWakeUp(p, Task.TASK_NORMAL);
+    }
+
+    /** kernel/sched/core.c: {@code wake_up_state()}: wakes {@code p} if {@code p->state & state}. */
+    public static boolean wakeUpState(Task p, int state) {
+        return Kernel.rt().tryToWakeUp(p, state);
+    }
+
+    /** include/linux/sched/signal.h: {@code signal_pending()}. */
+    public static boolean signalPending(Task p) {
+        return p.sigPending;
+    }
+
+    /** include/linux/sched/signal.h: {@code fatal_signal_pending()}. */
+    public static boolean fatalSignalPending(Task p) {
+        return p.sigPending && p.fatalSignal;
+    }
+
+    /**
+     * include/linux/sched/signal.h: {@code signal_pending_state()}: whether a pending signal
+     * interrupts a sleep in {@code state}.
+     */
+    public static boolean signalPendingState(int state, Task p) {
+        if ((state & (Task.TASK_INTERRUPTIBLE | Task.TASK_WAKEKILL)) == 0) {
+            return false;
+        }
+        if (!signalPending(p)) {
+            return false;
+        }
+        return (state & Task.TASK_INTERRUPTIBLE) != 0 || p.fatalSignal;
+    }
+
+    /**
+     * kernel/signal.c: {@code send_sig(SIGKILL, p, 0)} down to {@code signal_wake_up(p, 1)}:
+     * marks a fatal signal pending and wakes {@code p} from an interruptible or killable sleep.
+     */
+    public static void sendSigkill(Task p) {
+        Runtime rt = Kernel.rt();
+        rt.point("send_sig(SIGKILL)", p);
+        p.fatalSignal = true;
+        p.sigPending = true;
+        Kernel.event("SIGKILL -> %s", p.name());
+        rt.tryToWakeUp(p, Task.TASK_WAKEKILL | Task.TASK_INTERRUPTIBLE);
+    }
+
+    /** {@code TWA_NONE}: queue only. */
+    public static final int TWA_NONE = 0;
+    /** {@code TWA_RESUME}: run on return to user space ({@code set_notify_resume}). */
+    public static final int TWA_RESUME = 1;
+    /** {@code TWA_SIGNAL}: also make the task see a pending signal and wake it if interruptible. */
+    public static final int TWA_SIGNAL = 2;
+
+    /**
+     * kernel/task_work.c: {@code task_work_add()} (v5.10). Pushes {@code work} on {@code task}'s
+     * LIFO list; fails with {@code -ESRCH} once the task has run its final
+     * {@code task_work_run()} on exit ({@code work_exited}). With {@code TWA_SIGNAL} the task
+     * sees {@code signal_pending()} and an interruptible sleep is woken; otherwise the caller
+     * must wake it.
+     */
+    public static int taskWorkAdd(Task task, CallbackHead work, int notify) {
+        Runtime rt = Kernel.rt();
+        rt.point("task_work_add", task);
+        if (task.worksExited) {
+            return -Errno.ESRCH;
+        }
+        work.next = task.taskWorks;
+        task.taskWorks = work;
+        Kernel.event("task_work_add(%s, %s)", task.name(), work.label);
+        if (notify == TWA_SIGNAL) {
+            task.sigPending = true;
+            rt.tryToWakeUp(task, Task.TASK_INTERRUPTIBLE);
+        }
+        return 0;
+    }
+
+    /**
+     * kernel/task_work.c: {@code task_work_run()} (v5.10): takes the whole list and runs it,
+     * newest first, until it stays empty; an exiting task then installs {@code work_exited} so
+     * that later {@code task_work_add()} fails.
+     */
+    public static void taskWorkRun() {
+        Runtime rt = Kernel.rt();
+        Task me = rt.current();
+        for (;;) {
+            rt.point("task_work_run", null);
+            CallbackHead work = me.taskWorks;
+            if (work == null) {
+                if ((me.flags & Task.PF_EXITING) != 0) {
+                    me.worksExited = true;
+                }
+                if (!me.fatalSignal) {
+                    me.sigPending = false;
+                }
+                return;
+            }
+            me.taskWorks = null;
+            do {
+                CallbackHead next = work.next;
+                Kernel.event("task_work_run: %s", work.label);
+                work.func.run(work);
+                work = next;
+            } while (work != null);
+        }
+    }
+
+    /**
+     * kernel/exit.c: the part of {@code do_exit()} the model needs: set {@code PF_EXITING},
+     * then {@code exit_task_work()} (a final task_work_run that closes the list).
+     */
+    public static void doExit() {
+        Runtime rt = Kernel.rt();
+        Task me = rt.current();
+        rt.point("do_exit", null);
+        me.flags |= Task.PF_EXITING;
+        Kernel.event("do_exit");
+        taskWorkRun();
+    }
+}

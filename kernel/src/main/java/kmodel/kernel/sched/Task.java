@@ -1,0 +1,167 @@
+package kmodel.kernel.sched;
+
+/**
+ * include/linux/sched.h: {@code struct task_struct}, the parts the model needs.
+ *
+ * <p>Each task is backed by a Java thread, but the runtime lets exactly one run at a time.
+ *
+ * <h2>Fields and who may write them</h2>
+ * <ul>
+ *   <li>{@code state}: written by the task itself ({@code set_current_state}) and by wakers in
+ *       {@code try_to_wake_up()} (only from a state the waker's mask matches, to
+ *       {@code TASK_RUNNING}). In the kernel, {@code p->pi_lock} serialises wakers; here every
+ *       write is one atomic runtime step.</li>
+ *   <li>{@code taskWorks}: pushed by any task ({@code task_work_add}, cmpxchg in the kernel),
+ *       drained only by the task itself ({@code task_work_run}).</li>
+ *   <li>signals: set by the sender, read by the task.</li>
+ * </ul>
+ */
+public final class Task {
+    /** include/linux/sched.h: on a run queue or running. */
+    public static final int TASK_RUNNING = 0x0000;
+    /** Sleeping; woken by wake_up and by any signal. */
+    public static final int TASK_INTERRUPTIBLE = 0x0001;
+    /** Sleeping; woken only by an explicit wake-up. */
+    public static final int TASK_UNINTERRUPTIBLE = 0x0002;
+    /** Also woken by a fatal signal. */
+    public static final int TASK_WAKEKILL = 0x0100;
+    /** Uninterruptible, but a fatal signal (SIGKILL) wakes it. */
+    public static final int TASK_KILLABLE = TASK_WAKEKILL | TASK_UNINTERRUPTIBLE;
+    /** The mask wake_up() uses: both sleeping states. */
+    public static final int TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
+
+    /** include/linux/sched.h: getting shut down. */
+    public static final int PF_EXITING = 0x00000004;
+
+    /** Where the runtime has the task (not kernel state: the run queue's view). */
+    enum RunState {
+        /** Created, not yet started: runnable. */
+        NEW,
+        /** On the run queue. */
+        RUNNABLE,
+        /** Dequeued in schedule(): runnable again only after try_to_wake_up(). */
+        SLEEPING,
+        /** Spinning on a held spinlock: runnable once it is released. */
+        SPINNING,
+        /** Returned from its body. */
+        EXITED
+    }
+
+    private final int id;
+    private final String name;
+    private final String column;
+    private final boolean irq;
+    private final boolean daemon;
+    final Runnable body;
+
+    /** {@code __state}; see the class comment for the write rules. */
+    int state = TASK_RUNNING;
+    /** {@code PF_*} flags; written only by the task itself. */
+    int flags;
+    /** A fatal signal (SIGKILL) is pending. */
+    boolean fatalSignal;
+    /** Some signal, or TWA_SIGNAL task_work, is pending ({@code TIF_SIGPENDING}). */
+    boolean sigPending;
+    /** {@code task_works}: LIFO list head; {@code worksExited} is the kernel's work_exited sentinel. */
+    CallbackHead taskWorks;
+    boolean worksExited;
+    /** Spinlocks held (the preempt count's view); sleeping with it non-zero is a lock-leak. */
+    int locksHeld;
+    /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
+    String waitingOn;
+
+    // Runtime bookkeeping (owned by the runtime, not kernel state).
+    RunState runState = RunState.NEW;
+    Object spinningOn;
+    long steps;
+
+    Task(int id, String name, String column, boolean irq, boolean daemon, Runnable body) {
+        this.id = id;
+        this.name = name;
+        this.column = column;
+        this.irq = irq;
+        this.daemon = daemon;
+        this.body = body;
+    }
+
+    /** Index of the task in its execution, in creation order. */
+    public int id() {
+        return id;
+    }
+
+    /** {@code comm}: the task's name, as shown in traces. */
+    public String name() {
+        return name;
+    }
+
+    /** Column of the counterexample diagram the task draws in (interrupt tasks share one). */
+    public String column() {
+        return column;
+    }
+
+    /** Whether the task runs in interrupt context (must not sleep). */
+    public boolean inInterrupt() {
+        return irq;
+    }
+
+    /** A daemon (an io-wq worker, say) may still sleep at quiescence without it being a missed wakeup. */
+    public boolean daemon() {
+        return daemon;
+    }
+
+    /** {@code READ_ONCE(p->__state)}. */
+    public int state() {
+        return state;
+    }
+
+    /** {@code p->flags}. */
+    public int flags() {
+        return flags;
+    }
+
+    /** Spinlocks this task holds. */
+    public int locksHeld() {
+        return locksHeld;
+    }
+
+    /** What the task sleeps on (for reports), or null. */
+    public String waitingOn() {
+        return waitingOn;
+    }
+
+    /** Whether the task has returned from its body. */
+    public boolean exited() {
+        return runState == RunState.EXITED;
+    }
+
+    /** Whether the task sleeps in schedule() right now. */
+    public boolean sleeping() {
+        return runState == RunState.SLEEPING;
+    }
+
+    /** Whether task_work is queued on this task. */
+    public boolean hasTaskWork() {
+        return taskWorks != null;
+    }
+
+    /** Scheduling points this task passed in the current execution. */
+    public long steps() {
+        return steps;
+    }
+
+    /** include/linux/sched.h: the state as the kernel would print it. */
+    public static String stateName(int state) {
+        switch (state) {
+            case TASK_RUNNING: return "TASK_RUNNING";
+            case TASK_INTERRUPTIBLE: return "TASK_INTERRUPTIBLE";
+            case TASK_UNINTERRUPTIBLE: return "TASK_UNINTERRUPTIBLE";
+            case TASK_KILLABLE: return "TASK_KILLABLE";
+            default: return "state 0x" + Integer.toHexString(state);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

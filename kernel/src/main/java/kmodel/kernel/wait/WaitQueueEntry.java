@@ -30,6 +30,8 @@ public class WaitQueueEntry extends KObject {
 
     int flags;
     Object private_;
+    /** The structure this entry is embedded in ({@code container_of}), e.g. a wait_page_queue. */
+    private Object ownerObject;
     WaitQueueFunc func;
     /** Embedded list node, linked into a {@link WaitQueueHead} under its lock. */
     public final ListHead entry = new ListHead(this);
@@ -67,6 +69,17 @@ public class WaitQueueEntry extends KObject {
         synchronized (this) {
             flags = v;
         }
+    }
+
+    /** Records the structure this entry is embedded in. */
+    public void setOwnerObject(Object o) {
+        ownerObject = o;
+    }
+
+    /** {@code container_of(wq_entry, T, wait)}: the structure this entry is embedded in. */
+    public Object containerOf() {
+        touch();
+        return ownerObject;
     }
 
     /** {@code wq_entry->private}: usually the sleeping task. */

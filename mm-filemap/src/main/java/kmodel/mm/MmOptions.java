@@ -1,0 +1,42 @@
+package kmodel.mm;
+
+import kmodel.kernel.KconfigOption;
+
+/** Kconfig options read by mm-filemap. */
+public final class MmOptions {
+    private MmOptions() {
+    }
+
+    /**
+     * Seed 002 (async buffered reads): {@code IOCB_WAITQ}, page-unlock callbacks,
+     * {@code FMODE_BUF_RASYNC}. With n, generic_file_buffered_read() has no IOCB_WAITQ branches and
+     * files do not advertise FMODE_BUF_RASYNC (io_uring punts to io-wq).
+     */
+    public static final KconfigOption ASYNC_BUFFERED_READS = KconfigOption.bool("ASYNC_BUFFERED_READS", true,
+            "seed 002: async buffered reads (IOCB_WAITQ, page-unlock callbacks)");
+
+    /** Seed 002 patch 02: "mm: allow read-ahead with IOCB_NOWAIT set". */
+    public static final KconfigOption READAHEAD_NOWAIT = KconfigOption.bool("READAHEAD_NOWAIT", true,
+            "seed 002 patch 02: read-ahead allowed under IOCB_NOWAIT");
+
+    /**
+     * The page wait protocol as in v5.7 (before 2a9127fcf229 "mm: rewrite wait_on_page_bit_common()
+     * logic"): the waiter re-tests the bit itself after waking. n: v5.10.
+     */
+    public static final KconfigOption PAGE_WAIT_V57 = KconfigOption.bool("PAGE_WAIT_V57", false,
+            "page wait protocol of v5.7 instead of v5.10");
+
+    /** mm/filemap.c: {@code PAGE_WAIT_TABLE_BITS} as a size; kernel 256 heads. Small values force collisions. */
+    public static final KconfigOption PAGE_WAIT_TABLE_SIZE = KconfigOption.integer("PAGE_WAIT_TABLE_SIZE", 256, 1, 4096,
+            "heads in the hashed page wait table (kernel: 256)");
+
+    /** mm/filemap.c: {@code sysctl_page_lock_unfairness} (v5.9+), default 5. */
+    public static final KconfigOption PAGE_LOCK_UNFAIRNESS = KconfigOption.integer("PAGE_LOCK_UNFAIRNESS", 5, 0, 1000,
+            "vm.page_lock_unfairness: steals before a fair hand-off (kernel: 5)");
+
+    /** Every option of this module. */
+    public static KconfigOption[] all() {
+        return new KconfigOption[] {ASYNC_BUFFERED_READS, READAHEAD_NOWAIT, PAGE_WAIT_V57, PAGE_WAIT_TABLE_SIZE,
+            PAGE_LOCK_UNFAIRNESS};
+    }
+}

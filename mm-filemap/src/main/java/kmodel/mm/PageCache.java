@@ -1,0 +1,213 @@
+package kmodel.mm;
+
+import static kmodel.mm.PageFlags.PG_locked;
+
+import java.util.Map;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+import kmodel.kernel.lifetime.Lifetimes;
+import kmodel.kernel.locking.Spinlock;
+
+/**
+ * mm/filemap.c (v5.10), the page cache half: inserting, finding and deleting pages of an
+ * {@link AddressSpace}. The page lock and wait half is {@link Filemap}.
+ *
+ * <h2>Reference rules</h2>
+ * <ul>
+ *   <li>{@code add_to_page_cache_lru()} takes the cache's own reference and leaves the caller's
+ *       (the allocation reference) with the caller; on {@code -EEXIST} it takes none and the caller
+ *       must drop its copy.</li>
+ *   <li>{@code find_get_page()} returns the page with a new reference the caller must put.</li>
+ *   <li>{@code delete_from_page_cache()} drops the cache's reference.</li>
+ * </ul>
+ */
+public final class PageCache {
+    /** {@code FGP_ACCESSED}. */
+    public static final int FGP_ACCESSED = 0x00000001;
+    /** {@code FGP_LOCK}: return the page locked. */
+    public static final int FGP_LOCK = 0x00000002;
+    /** {@code FGP_CREAT}: allocate and add a page if none is cached. */
+    public static final int FGP_CREAT = 0x00000004;
+    /** {@code FGP_NOWAIT}: with FGP_LOCK, only trylock. */
+    public static final int FGP_NOWAIT = 0x00000020;
+
+    private PageCache() {
+    }
+
+    /** include/linux/pagemap.h: {@code page_cache_alloc()}. */
+    public static Page pageCacheAlloc(AddressSpace mapping) {
+        return mapping.allocator.allocPage();
+    }
+
+    /**
+     * mm/filemap.c: {@code __add_to_page_cache_locked()}: takes the cache's reference, sets
+     * {@code mapping}/{@code index} and inserts under {@code i_pages}; {@code -EEXIST} if another
+     * page is already cached at {@code offset} (the reference is dropped again).
+     */
+    static int __addToPageCacheLocked(Page page, AddressSpace mapping, long offset) {
+        PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
+        Page.getPage(page);
+        page.mapping = mapping;
+        page.index = offset;
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        boolean exists = mapping.iPages.containsKey(offset);
+        if (!exists) {
+            mapping.iPages.put(offset, page);
+            mapping.nrpages++;
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        if (exists) {
+            page.mapping = null;
+            Page.putPage(page);
+            return -Errno.EEXIST;
+        }
+        return 0;
+    }
+
+    /**
+     * mm/filemap.c: {@code add_to_page_cache_lru()}: locks the (private) page, inserts it with the
+     * cache's reference and puts it on the LRU (not modelled). On failure the page is unlocked
+     * again and the caller still owns its reference.
+     */
+    public static int addToPageCacheLru(Page page, AddressSpace mapping, long offset) {
+        PageFlags.__SetPageLocked(page);
+        int ret = __addToPageCacheLocked(page, mapping, offset);
+        if (ret != 0) {
+            PageFlags.__ClearPageLocked(page);
+            Kernel.event("add_to_page_cache_lru(%s, index %s) = -EEXIST", page, offset);
+        } else {
+            Kernel.event("add_to_page_cache_lru(%s, index %s)", page, offset);
+        }
+        return ret;
+    }
+
+    /**
+     * mm/filemap.c: {@code find_get_entry()} + {@code page_cache_get_speculative()}: the page at
+     * {@code offset} with a new reference, or null. See {@link AddressSpace} for why the lookup is
+     * done under the lock.
+     */
+    public static Page findGetPage(AddressSpace mapping, long offset) {
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        Page page = mapping.iPages.get(offset);
+        if (page != null) {
+            Page.getPage(page);
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return page;
+    }
+
+    /**
+     * mm/filemap.c: {@code pagecache_get_page()} (v5.10), for the flags the model uses:
+     * {@code FGP_LOCK} (lock, or only trylock with {@code FGP_NOWAIT}; re-check the page is
+     * still in this mapping), {@code FGP_CREAT} (allocate and insert on a miss, retrying on
+     * {@code -EEXIST}).
+     */
+    public static Page pagecacheGetPage(AddressSpace mapping, long offset, int fgpFlags) {
+        for (;;) {
+            Page page = findGetPage(mapping, offset);
+            if (page != null) {
+                if ((fgpFlags & FGP_LOCK) != 0) {
+                    if ((fgpFlags & FGP_NOWAIT) != 0) {
+                        if (!Filemap.trylockPage(page)) {
+                            Page.putPage(page);
+                            return null;
+                        }
+                    } else {
+                        Filemap.lockPage(page);
+                    }
+                    /* Has the page been truncated? */
+                    if (page.mapping != mapping) {
+                        Filemap.unlockPage(page);
+                        Page.putPage(page);
+                        continue;
+                    }
+                    PageFlags.VM_BUG_ON_PAGE(page.index != offset, page, "page->index != offset");
+                }
+                return page;
+            }
+            if ((fgpFlags & FGP_CREAT) == 0) {
+                return null;
+            }
+            page = pageCacheAlloc(mapping);
+            if (page == null) {
+                return null;
+            }
+            int err = addToPageCacheLru(page, mapping, offset);
+            if (err != 0) {
+                Page.putPage(page);
+                if (err == -Errno.EEXIST) {
+                    continue;
+                }
+                return null;
+            }
+            /* add_to_page_cache_lru locks the page; unlock it if the caller did not ask for that. */
+            if ((fgpFlags & FGP_LOCK) == 0) {
+                Filemap.unlockPage(page);
+            }
+            return page;
+        }
+    }
+
+    /** mm/filemap.c: {@code find_lock_page()}. */
+    public static Page findLockPage(AddressSpace mapping, long offset) {
+        return pagecacheGetPage(mapping, offset, FGP_LOCK);
+    }
+
+    /**
+     * mm/filemap.c: {@code delete_from_page_cache()}: removes a locked page from its mapping and
+     * drops the cache's reference ({@code page_cache_free_page()}).
+     */
+    public static void deleteFromPageCache(Page page) {
+        PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
+        AddressSpace mapping = page.mapping;
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        Page cur = mapping.iPages.get(page.index);
+        PageFlags.VM_BUG_ON_PAGE(cur != page, page, "page not in its mapping");
+        mapping.iPages.remove(page.index);
+        mapping.nrpages--;
+        page.mapping = null;
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        Kernel.event("delete_from_page_cache(%s)", page);
+        Page.putPage(page);
+    }
+
+    /**
+     * The page cache's invariants, shared by unit tests, jqwik chains and the model checker
+     * (Caffeine's {@code isValid()} idea): every cached page is live, belongs to this mapping at
+     * its index, and holds at least the cache's reference; {@code nrpages} matches.
+     */
+    public static void checkInvariants(AddressSpace mapping) {
+        long n = 0;
+        for (Map.Entry<Long, Page> e : mapping.entries()) {
+            Page p = e.getValue();
+            n++;
+            if (p.isFreed()) {
+                Kernel.fail(ViolationKind.USE_AFTER_FREE, "page cache of " + mapping + " holds freed page " + p.name());
+            }
+            if (p.mapping != mapping || p.index != e.getKey()) {
+                Kernel.fail(ViolationKind.BUG_ON, "page " + p.describe() + " cached at index " + e.getKey()
+                        + " of " + mapping + " but points elsewhere");
+            }
+            if (p.refs() < 1) {
+                Kernel.fail(ViolationKind.DOUBLE_RELEASE, "cached page " + p.describe() + " has no reference");
+            }
+        }
+        if (n != mapping.nrpages) {
+            Kernel.fail(ViolationKind.BUG_ON, mapping + ": nrpages " + mapping.nrpages + " but " + n + " pages cached");
+        }
+    }
+
+    /**
+     * End-of-run declaration: each cached page legitimately holds the cache's one reference, and
+     * must not be left locked ({@code lock-leak}).
+     */
+    public static void expectCacheReferences(AddressSpace mapping, Lifetimes lifetimes) {
+        for (Page p : mapping.iPages.values()) {
+            lifetimes.expect(p, 1, "page cache");
+            if ((p.flags.peek() & (1L << PG_locked)) != 0) {
+                Kernel.fail(ViolationKind.LOCK_LEAK, "page " + p.describe() + " is still locked at the end");
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package kmodel.mm;
+
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+import kmodel.kernel.atomic.Bitops;
+
+/**
+ * include/linux/page-flags.h (v5.10): the page flag bits the model uses, numbered as in
+ * {@code enum pageflags}, and the {@code PageFoo}/{@code SetPageFoo}/{@code ClearPageFoo}
+ * helpers. Every test and atomic change is a scheduling point; the {@code __} variants are
+ * non-atomic and only for pages no other task can see yet.
+ */
+public final class PageFlags {
+    /** Page is locked. Don't touch. */
+    public static final int PG_locked = 0;
+    public static final int PG_referenced = 1;
+    /** The page's contents are valid. */
+    public static final int PG_uptodate = 2;
+    public static final int PG_dirty = 3;
+    public static final int PG_lru = 4;
+    public static final int PG_active = 5;
+    public static final int PG_workingset = 6;
+    /**
+     * Page has waiters, check its waitqueue. Must be bit 7, in the same byte as PG_locked:
+     * {@code unlock_page()} clears PG_locked and tests PG_waiters in one
+     * {@code clear_bit_unlock_is_negative_byte()}. Checked once by {@link #checkLayout()}.
+     */
+    public static final int PG_waiters = 7;
+    /** An I/O error occurred on the page. */
+    public static final int PG_error = 8;
+    public static final int PG_private = 13;
+    /** Page is under writeback. */
+    public static final int PG_writeback = 15;
+    /** PG_reclaim, which read-ahead reuses as PG_readahead (they never meet on one page). */
+    public static final int PG_reclaim = 18;
+    /** The read-ahead marker: reading this page triggers the next asynchronous read-ahead. */
+    public static final int PG_readahead = PG_reclaim;
+
+    private PageFlags() {
+    }
+
+    /**
+     * mm/filemap.c: {@code BUILD_BUG_ON(PG_waiters != 7)} in unlock_page() and
+     * {@code BUILD_BUG_ON(PG_locked > 7)}: the Java stand-in, run once by the tests.
+     */
+    public static void checkLayout() {
+        if (PG_waiters != 7 || PG_locked > 7 || (PG_locked & ~7) != (PG_waiters & ~7)) {
+            throw new AssertionError("BUILD_BUG_ON: PG_waiters must be bit 7 of PG_locked's byte");
+        }
+    }
+
+    private static boolean test(int bit, Page page) {
+        page.touch();
+        return Bitops.testBit(bit, page.flags);
+    }
+
+    private static void set(int bit, Page page) {
+        page.touch();
+        Bitops.setBit(bit, page.flags);
+    }
+
+    private static void clear(int bit, Page page) {
+        page.touch();
+        Bitops.clearBit(bit, page.flags);
+    }
+
+    /** {@code PageLocked()}. */
+    public static boolean PageLocked(Page page) {
+        return test(PG_locked, page);
+    }
+
+    /** {@code __SetPageLocked()}: non-atomic, for a page not yet visible to others. */
+    public static void __SetPageLocked(Page page) {
+        page.touch();
+        Bitops.__setBit(PG_locked, page.flags);
+    }
+
+    /** {@code __ClearPageLocked()}: non-atomic, for a page not visible to others. */
+    public static void __ClearPageLocked(Page page) {
+        page.touch();
+        Bitops.__clearBit(PG_locked, page.flags);
+    }
+
+    /** {@code PageWaiters()}. */
+    public static boolean PageWaiters(Page page) {
+        return test(PG_waiters, page);
+    }
+
+    /** {@code SetPageWaiters()}. */
+    public static void SetPageWaiters(Page page) {
+        set(PG_waiters, page);
+    }
+
+    /** {@code ClearPageWaiters()}. */
+    public static void ClearPageWaiters(Page page) {
+        clear(PG_waiters, page);
+    }
+
+    /**
+     * {@code PageUptodate()}: with {@code smp_rmb()} after the test, pairing with the
+     * {@code smp_wmb()} in SetPageUptodate (the model is sequentially consistent).
+     */
+    public static boolean PageUptodate(Page page) {
+        return test(PG_uptodate, page);
+    }
+
+    /** {@code SetPageUptodate()}: {@code smp_wmb()} then set: the data is written before the bit. */
+    public static void SetPageUptodate(Page page) {
+        set(PG_uptodate, page);
+    }
+
+    /** {@code ClearPageUptodate()}. */
+    public static void ClearPageUptodate(Page page) {
+        clear(PG_uptodate, page);
+    }
+
+    /** {@code PageError()}. */
+    public static boolean PageError(Page page) {
+        return test(PG_error, page);
+    }
+
+    /** {@code SetPageError()}. */
+    public static void SetPageError(Page page) {
+        set(PG_error, page);
+    }
+
+    /** {@code ClearPageError()}. */
+    public static void ClearPageError(Page page) {
+        clear(PG_error, page);
+    }
+
+    /** {@code PageWriteback()}. */
+    public static boolean PageWriteback(Page page) {
+        return test(PG_writeback, page);
+    }
+
+    /** {@code TestSetPageWriteback()}: returns the old bit. */
+    public static boolean TestSetPageWriteback(Page page) {
+        page.touch();
+        return Bitops.testAndSetBit(PG_writeback, page.flags);
+    }
+
+    /** {@code TestClearPageWriteback()}: returns the old bit. */
+    public static boolean TestClearPageWriteback(Page page) {
+        page.touch();
+        return Bitops.testAndClearBit(PG_writeback, page.flags);
+    }
+
+    /** {@code PageReadahead()}. */
+    public static boolean PageReadahead(Page page) {
+        return test(PG_readahead, page);
+    }
+
+    /** {@code SetPageReadahead()}. */
+    public static void SetPageReadahead(Page page) {
+        set(PG_readahead, page);
+    }
+
+    /** {@code ClearPageReadahead()}. */
+    public static void ClearPageReadahead(Page page) {
+        clear(PG_readahead, page);
+    }
+
+    /** {@code TestClearPageReadahead()}. */
+    public static boolean TestClearPageReadahead(Page page) {
+        page.touch();
+        return Bitops.testAndClearBit(PG_readahead, page.flags);
+    }
+
+    /** {@code PagePrivate()}. */
+    public static boolean PagePrivate(Page page) {
+        return test(PG_private, page);
+    }
+
+    /** include/linux/mmdebug.h: {@code VM_BUG_ON_PAGE(cond, page)}: reported as {@code bug-on} naming the page. */
+    public static void VM_BUG_ON_PAGE(boolean cond, Page page, String what) {
+        if (cond) {
+            Kernel.fail(ViolationKind.BUG_ON, "VM_BUG_ON_PAGE(" + what + ") page " + page.describe());
+        }
+    }
+}

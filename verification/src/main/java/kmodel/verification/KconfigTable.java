@@ -1,0 +1,122 @@
+package kmodel.verification;
+
+import com.google.common.collect.ImmutableList;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.KconfigOption;
+import kmodel.kernel.KernelOptions;
+import kmodel.mm.MmOptions;
+import kmodel.verification.catalog.BugCatalog;
+import kmodel.verification.catalog.CatalogBug;
+
+/**
+ * Every Kconfig option of every module, and the parsing of {@code --set NAME=VALUE} and
+ * {@code --bug ID} into a {@link Kconfig}. Errors are one line naming what is wrong.
+ */
+public final class KconfigTable {
+    private KconfigTable() {
+    }
+
+    /** All options, module by module. */
+    public static List<KconfigOption> options() {
+        ImmutableList.Builder<KconfigOption> b = ImmutableList.builder();
+        b.add(KernelOptions.all());
+        b.add(MmOptions.all());
+        return b.build();
+    }
+
+    /** The option named {@code name} (with or without {@code CONFIG_}), or null. */
+    public static KconfigOption find(String name) {
+        String n = name.startsWith("CONFIG_") ? name.substring("CONFIG_".length()) : name;
+        for (KconfigOption o : options()) {
+            if (o.name().equals(n)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Builds a configuration from {@code --set} assignments and {@code --bug} ids. A bug implies
+     * the settings it needs (e.g. the v5.7 page wait variant); an explicit {@code --set} wins.
+     *
+     * @throws IllegalArgumentException with a one-line message on an unknown option, a bad
+     *     value, a malformed assignment or an unknown bug id
+     */
+    public static Kconfig build(List<String> sets, List<String> bugIds) {
+        Kconfig c = Kconfig.defaults();
+        for (String id : bugIds) {
+            CatalogBug bug = BugCatalog.find(id);
+            if (bug == null) {
+                throw new IllegalArgumentException("unknown bug '" + id + "' (see: kmodel bugs)");
+            }
+            for (Map.Entry<KconfigOption, Long> e : bug.implies().entrySet()) {
+                c = c.with(e.getKey(), e.getValue());
+            }
+            c = c.withBug(id);
+        }
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--set expects NAME=VALUE, got '" + s + "'");
+            }
+            String name = s.substring(0, eq).trim();
+            KconfigOption o = find(name);
+            if (o == null) {
+                throw new IllegalArgumentException("--set: unknown option '" + name + "' (known: " + names() + ")");
+            }
+            c = c.with(o, o.parse(s.substring(eq + 1).trim()));
+        }
+        return c;
+    }
+
+    /** Parses {@code Kconfig.canonical()} text back (replay tokens). */
+    public static Kconfig parseCanonical(String text) {
+        List<String> sets = new ArrayList<>();
+        List<String> bugs = new ArrayList<>();
+        TreeMap<String, Long> values = new TreeMap<>();
+        if (!text.isEmpty()) {
+            for (String part : text.split(",")) {
+                if (part.startsWith("bug=")) {
+                    String id = part.substring(4);
+                    if (BugCatalog.find(id) == null) {
+                        throw new IllegalArgumentException("replay token names unknown bug '" + id + "'");
+                    }
+                    bugs.add(id);
+                    continue;
+                }
+                int eq = part.indexOf('=');
+                KconfigOption o = eq > 0 ? find(part.substring(0, eq)) : null;
+                if (o == null) {
+                    throw new IllegalArgumentException("replay token names unknown option '" + part + "'");
+                }
+                long v;
+                try {
+                    v = Long.parseLong(part.substring(eq + 1));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("replay token has a bad value in '" + part + "'");
+                }
+                if (v < o.min() || v > o.max()) {
+                    throw new IllegalArgumentException("replay token has an out-of-range value in '" + part + "'");
+                }
+                values.put(o.name(), v);
+            }
+        }
+        sets.clear();
+        return Kconfig.of(values, bugs);
+    }
+
+    private static String names() {
+        StringBuilder sb = new StringBuilder();
+        for (KconfigOption o : options()) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(o.name());
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,280 @@
+package kmodel.verification;
+
+import java.util.HashSet;
+import java.util.List;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.Violation;
+import kmodel.kernel.sched.DeterministicRuntime;
+import kmodel.kernel.sched.ExecutionResult;
+import kmodel.kernel.sched.Program;
+import kmodel.kernel.sched.TraceEvent;
+import kmodel.verification.explore.DfsStrategy;
+import kmodel.verification.explore.ExplorationStrategy;
+import kmodel.verification.explore.NondeterminismException;
+import kmodel.verification.explore.PctStrategy;
+import kmodel.verification.explore.RandomStrategy;
+import kmodel.verification.explore.ReplayMismatchException;
+import kmodel.verification.explore.ReplayStrategy;
+import kmodel.verification.explore.Schedule;
+import kmodel.verification.trace.Diagram;
+import kmodel.verification.trace.ReplayToken;
+
+/**
+ * The JUnit-friendly entry point:
+ * <pre>{@code
+ * CheckResult r = ModelCheck.exhaustive(scenario).preemptions(2).run();
+ * assertTrue(r.passed(), r.diagram());
+ * CheckResult bug = ModelCheck.exhaustive(scenario).config(cfg.withBug("x")).run();
+ * assertEquals(ViolationKind.MISSED_WAKEUP, bug.kind());
+ * }</pre>
+ *
+ * Exhaustive search iterates the preemption bound 0, 1, ..., N and stops at the first violation,
+ * so a counterexample uses as few preemptions as possible. On a violation the schedule is
+ * replayed once with tracing on, which also checks that the scenario is deterministic.
+ */
+public final class ModelCheck {
+    /** Which exploration. */
+    public enum Kind {
+        /** DFS with a preemption bound. */
+        EXHAUSTIVE,
+        /** PCT with depth d. */
+        PCT,
+        /** Seeded random. */
+        RANDOM
+    }
+
+    /** Default preemption bound. */
+    public static final int DEFAULT_PREEMPTIONS = 2;
+    /** Default step bound per execution. */
+    public static final long DEFAULT_STEPS = 20_000;
+    /** Default execution budget of exhaustive search. */
+    public static final long DEFAULT_EXHAUSTIVE_BUDGET = 2_000_000;
+    /** Default executions of random and PCT. */
+    public static final long DEFAULT_SAMPLED = 10_000;
+
+    private final Scenario<?> scenario;
+    private final Kind kind;
+    private int preemptions = DEFAULT_PREEMPTIONS;
+    private long seed = 1;
+    private long executions = -1;
+    private int depth = 3;
+    private long steps = DEFAULT_STEPS;
+    private Kconfig config = Kconfig.defaults();
+    private boolean iterative = true;
+    private boolean verbose;
+
+    private ModelCheck(Scenario<?> scenario, Kind kind) {
+        this.scenario = scenario;
+        this.kind = kind;
+    }
+
+    /** Exhaustive search with a preemption bound. */
+    public static ModelCheck exhaustive(Scenario<?> scenario) {
+        return new ModelCheck(scenario, Kind.EXHAUSTIVE);
+    }
+
+    /** PCT with depth d. */
+    public static ModelCheck pct(Scenario<?> scenario) {
+        return new ModelCheck(scenario, Kind.PCT);
+    }
+
+    /** Seeded random schedules. */
+    public static ModelCheck random(Scenario<?> scenario) {
+        return new ModelCheck(scenario, Kind.RANDOM);
+    }
+
+    /** A check of {@code kind}. */
+    public static ModelCheck of(Scenario<?> scenario, Kind kind) {
+        return new ModelCheck(scenario, kind);
+    }
+
+    /** Preemption bound of exhaustive search (default 2). */
+    public ModelCheck preemptions(int n) {
+        this.preemptions = n;
+        return this;
+    }
+
+    /** Whether to iterate the bound 0..N (default) or search at N directly. */
+    public ModelCheck iterative(boolean on) {
+        this.iterative = on;
+        return this;
+    }
+
+    /** Seed of random and PCT. */
+    public ModelCheck seed(long s) {
+        this.seed = s;
+        return this;
+    }
+
+    /** Executions of random/PCT, or the budget of exhaustive search. */
+    public ModelCheck executions(long n) {
+        this.executions = n;
+        return this;
+    }
+
+    /** PCT depth. */
+    public ModelCheck depth(int d) {
+        this.depth = d;
+        return this;
+    }
+
+    /** Step bound per execution. */
+    public ModelCheck steps(long n) {
+        this.steps = n;
+        return this;
+    }
+
+    /** The configuration (default: every seed patch applied, no bug). */
+    public ModelCheck config(Kconfig c) {
+        this.config = c;
+        return this;
+    }
+
+    /** Record every scheduling point in the counterexample, not only model-level events. */
+    public ModelCheck verbose(boolean on) {
+        this.verbose = on;
+        return this;
+    }
+
+    /** Runs the check on a runtime thread (a virtual thread on JDK 21+). */
+    public CheckResult run() {
+        return DeterministicRuntime.callOnRuntimeThread(this::explore);
+    }
+
+    private CheckResult explore() {
+        long start = System.nanoTime();
+        Program program = scenario.program();
+        HashSet<String> outcomes = new HashSet<>();
+        long count = 0;
+        long boundHits = 0;
+        String firstBound = null;
+        Schedule failing = null;
+        Violation violation = null;
+        boolean complete = true;
+        String describe;
+        try (DeterministicRuntime rt = new DeterministicRuntime()) {
+            int from = kind == Kind.EXHAUSTIVE && iterative ? 0 : preemptions;
+            int to = kind == Kind.EXHAUSTIVE ? preemptions : from;
+            long budget = executions > 0 ? executions
+                    : kind == Kind.EXHAUSTIVE ? DEFAULT_EXHAUSTIVE_BUDGET : DEFAULT_SAMPLED;
+            describe = null;
+            search:
+            for (int bound = from; bound <= to; bound++) {
+                ExplorationStrategy s = kind == Kind.EXHAUSTIVE ? new DfsStrategy(bound)
+                        : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
+                describe = s.describe();
+                do {
+                    ExecutionResult r = rt.execute(program, s, config, steps, false, false);
+                    count++;
+                    rethrowHarnessErrors(r);
+                    if (r.violation() != null) {
+                        violation = r.violation();
+                        failing = s.schedule().copy();
+                        break search;
+                    }
+                    if (r.stepBound() != null) {
+                        boundHits++;
+                        if (firstBound == null) {
+                            firstBound = r.stepBound();
+                        }
+                    } else {
+                        outcomes.add(r.outcome());
+                    }
+                    if (kind == Kind.EXHAUSTIVE && count >= budget) {
+                        complete = false;
+                        break search;
+                    }
+                } while (s.advance());
+            }
+            List<TraceEvent> trace = List.of();
+            String diagram = "";
+            String token = null;
+            Throwable oops = null;
+            if (violation != null) {
+                ExecutionResult replay = rt.execute(program, new ReplayStrategy(failing), config, steps, true, verbose);
+                rethrowHarnessErrors(replay);
+                if (replay.violation() == null || replay.violation().kind() != violation.kind()) {
+                    throw new NondeterminismException(failing.size(), "replaying the failing schedule gave "
+                            + (replay.violation() == null ? "no violation" : replay.violation().summary()));
+                }
+                trace = replay.trace();
+                diagram = Diagram.render(verbose ? trace : Diagram.info(trace));
+                token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();
+                oops = replay.oops();
+            }
+            return new CheckResult(scenario.name(), config, describe, count, outcomes.size(), System.nanoTime() - start,
+                    complete && kind == Kind.EXHAUSTIVE, violation, trace, diagram, token, boundHits, firstBound, oops);
+        }
+    }
+
+    private static void rethrowHarnessErrors(ExecutionResult r) {
+        if (r.oops() instanceof ReplayMismatchException) {
+            throw (ReplayMismatchException) r.oops();
+        }
+        if (r.oops() instanceof NondeterminismException) {
+            throw (NondeterminismException) r.oops();
+        }
+    }
+
+    /** What a replay printed. */
+    public static final class Replay {
+        private final ReplayToken token;
+        private final Violation violation;
+        private final String diagram;
+        private final List<TraceEvent> trace;
+        private final String stepBound;
+
+        Replay(ReplayToken token, Violation violation, String diagram, List<TraceEvent> trace, String stepBound) {
+            this.token = token;
+            this.violation = violation;
+            this.diagram = diagram;
+            this.trace = trace;
+            this.stepBound = stepBound;
+        }
+
+        public ReplayToken token() {
+            return token;
+        }
+
+        public Violation violation() {
+            return violation;
+        }
+
+        public String diagram() {
+            return diagram;
+        }
+
+        public List<TraceEvent> trace() {
+            return trace;
+        }
+
+        /** Non-null when the replayed run hit the step bound. */
+        public String stepBound() {
+            return stepBound;
+        }
+    }
+
+    /**
+     * Re-runs the schedule of {@code token} with tracing. Throws
+     * {@link ReplayToken.MalformedTokenException} or {@link IllegalArgumentException} (unknown
+     * scenario or option) with a one-line message, or {@link ReplayMismatchException} when the
+     * schedule does not fit the scenario.
+     */
+    public static Replay replay(String tokenText, ScenarioRegistry registry, boolean verbose) {
+        ReplayToken token = ReplayToken.decode(tokenText);
+        Scenario<?> scenario = registry.find(token.scenario());
+        if (scenario == null) {
+            throw new IllegalArgumentException("replay token names unknown scenario '" + token.scenario() + "'");
+        }
+        Kconfig config = KconfigTable.parseCanonical(token.config());
+        return DeterministicRuntime.callOnRuntimeThread(() -> {
+            try (DeterministicRuntime rt = new DeterministicRuntime()) {
+                ExecutionResult r = rt.execute(scenario.program(), new ReplayStrategy(token.schedule()), config,
+                        DEFAULT_STEPS, true, verbose);
+                rethrowHarnessErrors(r);
+                String diagram = Diagram.render(verbose ? r.trace() : Diagram.info(r.trace()));
+                return new Replay(token, r.violation(), diagram, r.trace(), r.stepBound());
+            }
+        });
+    }
+}

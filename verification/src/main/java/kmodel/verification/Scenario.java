@@ -1,0 +1,160 @@
+package kmodel.verification;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import kmodel.kernel.sched.Program;
+import kmodel.kernel.sched.Runtime;
+
+/**
+ * A named, deterministic world to explore: how to build it, which tasks run in it, and what must
+ * hold when they are done. Everything else (interleavings, lifetimes, quiescence) is the
+ * runtime's.
+ *
+ * <pre>{@code
+ * Scenario.<World>named("textbook-waitqueue", "two waiters and a waker on one wait queue")
+ *     .setup(World::new)
+ *     .task("waiter1", World::waiter)
+ *     .task("waiter2", World::waiter)
+ *     .task("waker", World::waker)
+ *     .atEnd(World::check)
+ *     .build();
+ * }</pre>
+ *
+ * A scenario must be deterministic given its schedule: the same setup every time, no wall clock,
+ * no unordered iteration. Setup runs at the start of every execution (stateless re-execution).
+ *
+ * @param <W> the world type
+ */
+public final class Scenario<W> {
+    /** Creates tasks from a built world (for scenarios whose task list depends on the configuration). */
+    public interface Spawner {
+        /** Declares a task that starts runnable. */
+        void task(String name, Runnable body);
+
+        /** Declares a daemon task (may still sleep at the end: an io-wq worker, say). */
+        void daemon(String name, Runnable body);
+    }
+
+    private final String name;
+    private final String description;
+    private final Supplier<W> setup;
+    private final List<BiConsumer<W, Spawner>> spawners;
+    private final Consumer<W> atEnd;
+    private final Function<W, String> outcome;
+
+    private Scenario(Builder<W> b) {
+        this.name = b.name;
+        this.description = b.description;
+        this.setup = b.setup;
+        this.spawners = new ArrayList<>(b.spawners);
+        this.atEnd = b.atEnd;
+        this.outcome = b.outcome;
+    }
+
+    /** Starts a scenario with its registered name and one-line description. */
+    public static <W> Builder<W> named(String name, String description) {
+        return new Builder<>(name, description);
+    }
+
+    /** The registered name. */
+    public String name() {
+        return name;
+    }
+
+    /** The one-line description. */
+    public String description() {
+        return description;
+    }
+
+    /** One execution's program: fresh world, fresh tasks. */
+    Program program() {
+        return new Program() {
+            private W world;
+
+            @Override
+            public void boot(Runtime rt) {
+                world = setup.get();
+                Spawner s = new Spawner() {
+                    @Override
+                    public void task(String n, Runnable body) {
+                        rt.spawn(n, n, false, false, body);
+                    }
+
+                    @Override
+                    public void daemon(String n, Runnable body) {
+                        rt.spawn(n, n, false, true, body);
+                    }
+                };
+                for (BiConsumer<W, Spawner> sp : spawners) {
+                    sp.accept(world, s);
+                }
+            }
+
+            @Override
+            public String finish() {
+                atEnd.accept(world);
+                return outcome.apply(world);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Builds a {@link Scenario}. */
+    public static final class Builder<W> {
+        private final String name;
+        private final String description;
+        private Supplier<W> setup;
+        private final List<BiConsumer<W, Spawner>> spawners = new ArrayList<>();
+        private Consumer<W> atEnd = w -> { };
+        private Function<W, String> outcome = w -> "";
+
+        private Builder(String name, String description) {
+            this.name = Objects.requireNonNull(name);
+            this.description = Objects.requireNonNull(description);
+        }
+
+        /** Builds the world (runs with scheduling off, at the start of every execution). */
+        public Builder<W> setup(Supplier<W> s) {
+            this.setup = s;
+            return this;
+        }
+
+        /** Adds a task running {@code body} on the world. */
+        public Builder<W> task(String taskName, Consumer<W> body) {
+            spawners.add((w, s) -> s.task(taskName, () -> body.accept(w)));
+            return this;
+        }
+
+        /** Adds tasks computed from the world (e.g. N readers from a Kconfig size). */
+        public Builder<W> tasks(BiConsumer<W, Spawner> spawner) {
+            spawners.add(spawner);
+            return this;
+        }
+
+        /** What must hold at the end (throw a Violation via Kernel.fail / BUG_ON otherwise). */
+        public Builder<W> atEnd(Consumer<W> check) {
+            this.atEnd = check;
+            return this;
+        }
+
+        /** A one-line summary of the final state, for counting distinct terminal outcomes. */
+        public Builder<W> outcome(Function<W, String> summary) {
+            this.outcome = summary;
+            return this;
+        }
+
+        public Scenario<W> build() {
+            Objects.requireNonNull(setup, "setup");
+            return new Scenario<>(this);
+        }
+    }
+}

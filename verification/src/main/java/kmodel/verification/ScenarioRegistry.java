@@ -1,0 +1,46 @@
+package kmodel.verification;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import kmodel.verification.scenarios.TextbookScenarios;
+
+/** Scenarios by name, in registration order. Built on demand: no static model state. */
+public final class ScenarioRegistry {
+    private final LinkedHashMap<String, Scenario<?>> byName = new LinkedHashMap<>();
+
+    /** Every scenario of the project. */
+    public static ScenarioRegistry standard() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        TextbookScenarios.registerAll(r);
+        return r;
+    }
+
+    /** Registers {@code s}; names must be unique. */
+    public ScenarioRegistry register(Scenario<?> s) {
+        if (byName.putIfAbsent(s.name(), s) != null) {
+            throw new IllegalArgumentException("duplicate scenario " + s.name());
+        }
+        return this;
+    }
+
+    /** The scenario named {@code name}, or null. */
+    public Scenario<?> find(String name) {
+        return byName.get(name);
+    }
+
+    /** The scenario named {@code name}; IllegalArgumentException when unknown. */
+    public Scenario<?> get(String name) {
+        Scenario<?> s = byName.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown scenario '" + name + "' (see: kmodel scenarios)");
+        }
+        return s;
+    }
+
+    /** All scenarios in registration order. */
+    public List<Scenario<?>> all() {
+        return Collections.unmodifiableList(new ArrayList<>(byName.values()));
+    }
+}

@@ -1,0 +1,59 @@
+package kmodel.verification.catalog;
+
+import com.google.common.collect.ImmutableMap;
+import java.util.Map;
+import kmodel.kernel.KconfigOption;
+import kmodel.kernel.ViolationKind;
+
+/**
+ * One historical mistake that can be switched back into the model: what it re-creates, which
+ * scenario exposes it and the violation the checker reports.
+ */
+public final class CatalogBug {
+    private final String id;
+    private final String origin;
+    private final String scenario;
+    private final ViolationKind kind;
+    private final String description;
+    private final ImmutableMap<KconfigOption, Long> implies;
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String description,
+            ImmutableMap<KconfigOption, Long> implies) {
+        this.id = id;
+        this.origin = origin;
+        this.scenario = scenario;
+        this.kind = kind;
+        this.description = description;
+        this.implies = implies;
+    }
+
+    /** The id used with {@code --bug}. */
+    public String id() {
+        return id;
+    }
+
+    /** The kernel commit or posting it re-creates. */
+    public String origin() {
+        return origin;
+    }
+
+    /** The scenario that exposes it. */
+    public String scenario() {
+        return scenario;
+    }
+
+    /** The violation kind the checker reports. */
+    public ViolationKind kind() {
+        return kind;
+    }
+
+    /** One line on what the bug does. */
+    public String description() {
+        return description;
+    }
+
+    /** Options the bug needs (e.g. the v5.7 variant), applied with it. */
+    public Map<KconfigOption, Long> implies() {
+        return implies;
+    }
+}

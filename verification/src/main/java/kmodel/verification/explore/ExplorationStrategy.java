@@ -1,0 +1,21 @@
+package kmodel.verification.explore;
+
+import kmodel.kernel.sched.Strategy;
+
+/**
+ * A {@link Strategy} that drives a whole exploration: it records the decisions of the current
+ * execution (for the replay token) and says whether another execution should follow.
+ */
+public interface ExplorationStrategy extends Strategy {
+    /** The decisions taken so far in the current execution. */
+    Schedule schedule();
+
+    /**
+     * Prepares the next execution; false when the strategy has nothing left to try (exhaustive
+     * search complete) or its budget of executions is spent.
+     */
+    boolean advance();
+
+    /** A short description, e.g. "exhaustive, preemption bound 2". */
+    String describe();
+}

@@ -1,0 +1,23 @@
+/**
+ * The exploration algorithms, one small package (loom's layout): {@link
+ * kmodel.verification.explore.DfsStrategy} (exhaustive DFS over choice points with a preemption
+ * bound, iterated 0, 1, 2, ... by the explorer), {@link kmodel.verification.explore.PctStrategy}
+ * (probabilistic, depth d), {@link kmodel.verification.explore.RandomStrategy} (seeded) and
+ * {@link kmodel.verification.explore.ReplayStrategy} (a recorded schedule).
+ *
+ * <h2>Bounds</h2>
+ * <ul>
+ *   <li>preemption bound: default 2 ({@code --preemptions N}); 2-3 find nearly all bugs, each
+ *       extra preemption multiplies the executions by roughly the run's length;</li>
+ *   <li>step bound: default 20000 scheduling points per execution ({@code --set} is not needed:
+ *       {@code ModelCheck.steps(n)}); a run that hits it is reported as hitting the bound, with
+ *       the task that was still running (usually an unbounded retry loop without a sleep);</li>
+ *   <li>execution budget: default 2,000,000 for exhaustive search (reported as not exhaustive when
+ *       hit), and {@code --executions N} for random and PCT.</li>
+ * </ul>
+ *
+ * <h2>Limitations</h2>
+ * No partial-order reduction yet (sleep sets/DPOR): independent steps of different tasks are
+ * interleaved both ways, so counts grow faster than they need to.
+ */
+package kmodel.verification.explore;

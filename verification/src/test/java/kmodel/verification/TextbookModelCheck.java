@@ -1,0 +1,96 @@
+package kmodel.verification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
+import kmodel.verification.catalog.BugCatalog;
+import kmodel.verification.scenarios.TextbookScenarios;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("modelcheck")
+class TextbookModelCheck {
+
+    @Test
+    void prepareToWaitNeverMissesTheWakeupExhaustively() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.waitqueue()).preemptions(2).run();
+        assertTrue(r.passed(), r::diagram);
+        assertTrue(r.complete());
+        assertTrue(r.executions() > 100, "explored " + r.executions());
+        assertEquals(2, r.distinctOutcomes(), "either waiter may finish first");
+    }
+
+    @Test
+    void checkThenSleepIsFoundAsAMissedWakeup() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.waitqueue())
+                .config(Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_CHECK_THEN_SLEEP)).run();
+        assertEquals(ViolationKind.MISSED_WAKEUP, r.kind(), r::summaryLine);
+        assertTrue(r.diagram().contains("waiter"), r.diagram());
+        assertNotNull(r.token());
+    }
+
+    @Test
+    void refcountScenarioPassesExhaustively() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.refcount()).preemptions(3).run();
+        assertTrue(r.passed(), r::diagram);
+        assertTrue(r.complete());
+    }
+
+    @Test
+    void doublePutIsADoubleRelease() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.refcount())
+                .config(Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_DOUBLE_PUT)).run();
+        assertEquals(ViolationKind.DOUBLE_RELEASE, r.kind(), r::summaryLine);
+    }
+
+    @Test
+    void forgottenPutIsARefLeak() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.refcount())
+                .config(Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_FORGOTTEN_PUT)).run();
+        assertEquals(ViolationKind.REF_LEAK, r.kind(), r::summaryLine);
+    }
+
+    @Test
+    void sleepingWithTheLookupLockHeldIsALockLeak() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.refcount())
+                .config(Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_SLEEP_HOLDING_SPINLOCK)).run();
+        assertEquals(ViolationKind.LOCK_LEAK, r.kind(), r::summaryLine);
+    }
+
+    @Test
+    void randomAndPctFindTheLostWakeupToo() {
+        Kconfig bug = Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_CHECK_THEN_SLEEP);
+        CheckResult random = ModelCheck.random(TextbookScenarios.waitqueue()).seed(3).executions(5000).config(bug).run();
+        assertEquals(ViolationKind.MISSED_WAKEUP, random.kind());
+        CheckResult pct = ModelCheck.pct(TextbookScenarios.waitqueue()).seed(3).depth(2).executions(5000).config(bug).run();
+        assertEquals(ViolationKind.MISSED_WAKEUP, pct.kind());
+    }
+
+    @Test
+    void exhaustiveCountsAreTheSameEveryRun() {
+        CheckResult a = ModelCheck.exhaustive(TextbookScenarios.waitqueue()).run();
+        CheckResult b = ModelCheck.exhaustive(TextbookScenarios.waitqueue()).run();
+        assertEquals(a.executions(), b.executions());
+        assertEquals(a.distinctOutcomes(), b.distinctOutcomes());
+        assertFalse(a.summaryLine().isEmpty());
+    }
+
+    @Test
+    void replayTokenReproducesTheIdenticalDiagram() {
+        CheckResult r = ModelCheck.exhaustive(TextbookScenarios.waitqueue())
+                .config(Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_CHECK_THEN_SLEEP)).run();
+        ScenarioRegistry reg = ScenarioRegistry.standard();
+        ModelCheck.Replay replay = ModelCheck.replay(r.token(), reg, false);
+        assertEquals(r.diagram(), replay.diagram());
+        assertEquals(ViolationKind.MISSED_WAKEUP, replay.violation().kind());
+        ModelCheck.Replay again = ModelCheck.replay(r.token(), reg, false);
+        assertEquals(replay.diagram(), again.diagram());
+        List<String> lines = List.of(replay.diagram().split("\n"));
+        assertTrue(lines.get(0).contains("waiter1"), replay.diagram());
+    }
+}

@@ -1,0 +1,44 @@
+package kmodel.verification.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.util.List;
+import java.util.stream.Stream;
+import kmodel.kernel.Kconfig;
+import kmodel.verification.CheckResult;
+import kmodel.verification.KconfigTable;
+import kmodel.verification.ModelCheck;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * A check that cannot fail proves nothing: every catalog bug, switched in, makes its scenario fail
+ * with exactly the kind the catalog names, under exhaustive search at the default bound.
+ */
+@Tag("modelcheck")
+class BugCatalogModelCheck {
+
+    @TestFactory
+    Stream<DynamicTest> everyCatalogBugIsFoundWithItsKind() {
+        ScenarioRegistry reg = ScenarioRegistry.standard();
+        return BugCatalog.all().stream().map(bug -> DynamicTest.dynamicTest(bug.id(), () -> {
+            Scenario<?> s = reg.find(bug.scenario());
+            assertNotNull(s, "catalog names unregistered scenario " + bug.scenario());
+            Kconfig cfg = KconfigTable.build(List.of(), List.of(bug.id()));
+            CheckResult r = ModelCheck.exhaustive(s).config(cfg).run();
+            assertEquals(bug.kind(), r.kind(), r.summaryLine() + "\n" + r.diagram());
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyScenarioPassesOnTheDefaultConfiguration() {
+        return ScenarioRegistry.standard().all().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> {
+            CheckResult r = ModelCheck.exhaustive(s).run();
+            assertEquals(null, r.kind(), r.summaryLine() + "\n" + r.diagram());
+        }));
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * Mirrors {@code kernel/sched/wait.c} and {@code include/linux/wait.h} (v5.10): wait queue heads
+ * and entries, {@code prepare_to_wait}/{@code finish_wait}, and the {@code __wake_up_common}
+ * walk with its return-value contract and bookmarks. Lock rule: everything under
+ * {@code wq_head->lock}, except the {@code list_empty_careful}/{@code list_del_init_careful}
+ * pair, which is drawn in {@link kmodel.kernel.wait.Wait}.
+ */
+package kmodel.kernel.wait;

@@ -13,7 +13,10 @@ import picocli.CommandLine.Spec;
  * {@code kmodel bugs}: the bug catalog: id, the kernel commit or posting it re-creates, the
  * scenario that exposes it, and the violation kind the checker reports.
  */
-@Command(name = "bugs", description = "List the bug catalog (switch a bug in with: kmodel check --bug ID).")
+@Command(name = "bugs",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        description = "List the bug catalog (switch a bug in with: kmodel check --bug ID).")
 final class BugsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -25,12 +25,12 @@ import picocli.CommandLine.Spec;
  * summary line and, last, a {@code time:} line (the only line that differs between two runs).
  */
 @Command(name = "check",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
         sortOptions = false,
-        description = {
-            "Explore the scenarios' interleavings and report violations.",
-            "Prints one PASS/FAIL line per scenario, then a summary; a violation also prints its kind,",
-            "the counterexample diagram and a replay token."
-        },
+        description = "Explore the scenarios' interleavings and report violations: one PASS/FAIL line per "
+                + "scenario, then a summary. A violation also prints its kind, the counterexample diagram "
+                + "and a replay token.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every scenario passed",

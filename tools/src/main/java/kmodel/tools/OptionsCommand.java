@@ -8,7 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code kmodel options}: every Kconfig option: name, type, default, help. */
-@Command(name = "options", description = "List the Kconfig options (set one with: kmodel check --set NAME=VALUE).")
+@Command(name = "options",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        description = "List the Kconfig options (set one with: kmodel check --set NAME=VALUE).")
 final class OptionsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

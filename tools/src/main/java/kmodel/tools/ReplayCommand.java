@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
  * that names an unknown scenario, bug or option, is one line on stderr and exit 2.
  */
 @Command(name = "replay",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
         sortOptions = false,
         description = "Re-run the schedule of a replay token (printed by a failing check) and draw its diagram.",
         exitCodeListHeading = "%nExit codes:%n",

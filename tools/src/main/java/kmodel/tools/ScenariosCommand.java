@@ -8,7 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code kmodel scenarios}: every registered scenario with its one-line description. */
-@Command(name = "scenarios", description = "List the scenarios (check one with: kmodel check --scenario NAME).")
+@Command(name = "scenarios",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        description = "List the scenarios (check one with: kmodel check --scenario NAME).")
 final class ScenariosCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

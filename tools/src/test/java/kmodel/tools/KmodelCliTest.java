@@ -269,6 +269,23 @@ class KmodelCliTest {
     }
 
     @Test
+    void theHintedHelpExistsForEveryCommand() {
+        for (String command : List.of("check", "replay", "bugs", "scenarios", "options")) {
+            Run r = kmodel(command, "--help");
+            assertEquals(0, r.code, r::toString);
+            assertTrue(r.out.startsWith("Usage: kmodel " + command), r::toString);
+        }
+        Run root = kmodel("--help");
+        assertEquals(0, root.code, root::toString);
+        for (String command : List.of("check", "replay", "bugs", "scenarios", "options")) {
+            assertTrue(root.out.contains("\n  " + command + " "), root::toString);
+        }
+        Run help = kmodel("help", "check");
+        assertEquals(0, help.code, help::toString);
+        assertTrue(help.out.contains("--preemptions=N"), help::toString);
+    }
+
+    @Test
     void strategyNamesAreCaseInsensitive() {
         Run r = kmodel("check", "--scenario", "textbook-refcount", "--strategy", "RANDOM", "--executions", "50");
         assertEquals(0, r.code, r::toString);

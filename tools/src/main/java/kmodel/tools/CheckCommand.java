@@ -1,0 +1,220 @@
+package kmodel.tools;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import kmodel.kernel.Kconfig;
+import kmodel.verification.CheckResult;
+import kmodel.verification.KconfigTable;
+import kmodel.verification.ModelCheck;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kmodel check}: explores every registered scenario (or the named ones) on one
+ * configuration. One line per scenario starting with {@code PASS} or {@code FAIL}; for a
+ * violation its kind and message, the counterexample diagram and a {@code replay:} line; then a
+ * summary line and, last, a {@code time:} line (the only line that differs between two runs).
+ */
+@Command(name = "check",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        sortOptions = false,
+        description = "Explore the scenarios' interleavings and report violations: one PASS/FAIL line per "
+                + "scenario, then a summary. A violation also prints its kind, the counterexample diagram "
+                + "and a replay token.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every scenario passed",
+            "1:a violation was found",
+            "2:bad usage",
+            "3:kmodel itself failed"
+        })
+final class CheckCommand implements Callable<Integer> {
+    /** {@code --strategy} values. */
+    enum StrategyName {
+        EXHAUSTIVE(ModelCheck.Kind.EXHAUSTIVE),
+        PCT(ModelCheck.Kind.PCT),
+        RANDOM(ModelCheck.Kind.RANDOM);
+
+        final ModelCheck.Kind kind;
+
+        StrategyName(ModelCheck.Kind kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Parses {@code --strategy}, naming the choices in lower case when the value fits none. */
+    static final class StrategyConverter implements CommandLine.ITypeConverter<StrategyName> {
+        @Override
+        public StrategyName convert(String value) {
+            for (StrategyName s : StrategyName.values()) {
+                if (s.toString().equalsIgnoreCase(value.trim())) {
+                    return s;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected exhaustive, pct or random, got '" + value + "'");
+        }
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--scenario", paramLabel = "NAME",
+            description = "Check only this scenario (repeatable; default: every scenario, see: kmodel scenarios).")
+    List<String> scenarios = new ArrayList<>();
+
+    @Option(names = "--bug", paramLabel = "ID",
+            description = "Switch a catalog bug in (repeatable; see: kmodel bugs).")
+    List<String> bugs = new ArrayList<>();
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+            description = "Set a Kconfig option (repeatable; see: kmodel options).")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--strategy", paramLabel = "exhaustive|pct|random", defaultValue = "exhaustive",
+            converter = StrategyConverter.class,
+            description = "Exploration strategy (default: ${DEFAULT-VALUE}).")
+    StrategyName strategy;
+
+    @Option(names = "--preemptions", paramLabel = "N", defaultValue = "2",
+            description = "Preemption bound of exhaustive search, iterated 0..N (default: ${DEFAULT-VALUE}).")
+    int preemptions;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+            description = "Seed of pct and random (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--executions", paramLabel = "N",
+            description = "Executions of pct/random (default: " + ModelCheck.DEFAULT_SAMPLED
+                    + "), or the budget of exhaustive search (default: " + ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET + ").")
+    Long executions;
+
+    @Option(names = "--depth", paramLabel = "D",
+            description = "PCT bug depth d (default: 3).")
+    Integer depth;
+
+    @Option(names = "--steps", paramLabel = "N", defaultValue = "" + ModelCheck.DEFAULT_STEPS,
+            description = "Step bound: scheduling points per execution (default: ${DEFAULT-VALUE}).")
+    long steps;
+
+    @Option(names = {"-v", "--verbose"},
+            description = "Draw every scheduling point in a counterexample, not only model events.")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        validate();
+        CommandLine cmd = spec.commandLine();
+        ScenarioRegistry registry = ScenarioRegistry.standard();
+        Kconfig config;
+        List<Scenario<?>> selected = new ArrayList<>();
+        try {
+            config = KconfigTable.build(sets, bugs);
+            if (scenarios.isEmpty()) {
+                selected.addAll(registry.all());
+            } else {
+                for (String name : new LinkedHashSet<>(scenarios)) {
+                    selected.add(registry.get(name));
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new Kmodel.OneLine(cmd, e.getMessage());
+        }
+
+        PrintWriter out = cmd.getOut();
+        int passed = 0;
+        int failed = 0;
+        long executionsRun = 0;
+        long nanos = 0;
+        for (Scenario<?> s : selected) {
+            CheckResult r = configure(ModelCheck.of(s, strategy.kind)).config(config).run();
+            executionsRun += r.executions();
+            nanos += r.nanos();
+            out.println(r.summaryLine());
+            if (r.passed()) {
+                passed++;
+                if (r.stepBoundHits() > 0) {
+                    out.println("  step bound: " + r.firstStepBound());
+                }
+            } else {
+                failed++;
+                printViolation(out, r);
+            }
+            out.flush();
+        }
+        out.println(String.format(Locale.ROOT, "%d scenario%s: %d passed, %d failed; %d executions",
+                selected.size(), selected.size() == 1 ? "" : "s", passed, failed, executionsRun));
+        double seconds = nanos / 1e9;
+        out.println(String.format(Locale.ROOT, "time: %.2f s (%.0f executions/s)", seconds,
+                seconds > 0 ? executionsRun / seconds : 0.0));
+        out.flush();
+        return failed > 0 ? Kmodel.EXIT_VIOLATION : 0;
+    }
+
+    private ModelCheck configure(ModelCheck check) {
+        check.preemptions(preemptions).seed(seed).steps(steps).verbose(verbose);
+        if (executions != null) {
+            check.executions(executions);
+        }
+        if (depth != null) {
+            check.depth(depth);
+        }
+        return check;
+    }
+
+    private static void printViolation(PrintWriter out, CheckResult r) {
+        out.println(r.violation().summary());
+        out.print(r.diagram());
+        if (!r.diagram().isEmpty() && !r.diagram().endsWith("\n")) {
+            out.println();
+        }
+        if (r.oops() != null) {
+            out.println("oops: the model threw " + r.oops());
+            for (StackTraceElement e : r.oops().getStackTrace()) {
+                out.println("    at " + e);
+            }
+        }
+        out.println("replay: ./kmodel replay " + r.token());
+    }
+
+    /** Range checks picocli's type conversion does not do; options that the strategy ignores. */
+    private void validate() {
+        CommandLine cmd = spec.commandLine();
+        if (preemptions < 0) {
+            throw new Kmodel.OneLine(cmd, "--preemptions must be 0 or more, got " + preemptions);
+        }
+        if (executions != null && executions < 1) {
+            throw new Kmodel.OneLine(cmd, "--executions must be 1 or more, got " + executions);
+        }
+        if (depth != null && depth < 1) {
+            throw new Kmodel.OneLine(cmd, "--depth must be 1 or more, got " + depth);
+        }
+        if (steps < 1) {
+            throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);
+        }
+        if (depth != null && strategy != StrategyName.PCT) {
+            throw new Kmodel.OneLine(cmd, "--depth applies to --strategy pct only");
+        }
+        if (strategy == StrategyName.EXHAUSTIVE && spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
+            throw new Kmodel.OneLine(cmd, "--seed applies to --strategy pct or random only");
+        }
+        if (strategy != StrategyName.EXHAUSTIVE
+                && spec.commandLine().getParseResult().hasMatchedOption("--preemptions")) {
+            throw new Kmodel.OneLine(cmd, "--preemptions applies to --strategy exhaustive only");
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package kmodel.tools;
+
+import java.util.concurrent.Callable;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code kmodel scenarios}: every registered scenario with its one-line description. */
+@Command(name = "scenarios",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        description = "List the scenarios (check one with: kmodel check --scenario NAME).")
+final class ScenariosCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Table t = new Table("SCENARIO", "DESCRIPTION");
+        for (Scenario<?> s : ScenarioRegistry.standard().all()) {
+            t.row(s.name(), s.description());
+        }
+        t.print(spec.commandLine().getOut());
+        return 0;
+    }
+}

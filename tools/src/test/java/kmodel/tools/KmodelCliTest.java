@@ -1,0 +1,294 @@
+package kmodel.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import kmodel.kernel.KconfigOption;
+import kmodel.verification.KconfigTable;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+import kmodel.verification.catalog.BugCatalog;
+import kmodel.verification.catalog.CatalogBug;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Runs the command line in-process, as {@code ./kmodel} would, and checks exit codes and output. */
+class KmodelCliTest {
+    private static final String REPLAY_PREFIX = "replay: ./kmodel replay ";
+
+    /** One in-process run of the CLI. */
+    private static final class Run {
+        final int code;
+        final String out;
+        final String err;
+
+        Run(int code, String out, String err) {
+            this.code = code;
+            this.out = out;
+            this.err = err;
+        }
+
+        List<String> outLines() {
+            return lines(out);
+        }
+
+        List<String> errLines() {
+            return lines(err);
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
+        }
+    }
+
+    private static Run kmodel(String... args) {
+        CommandLine cmd = Kmodel.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** The lines of {@code s}, without the empty string after a final newline. */
+    private static List<String> lines(String s) {
+        List<String> l = new ArrayList<>(Arrays.asList(s.split("\n", -1)));
+        if (!l.isEmpty() && l.get(l.size() - 1).isEmpty()) {
+            l.remove(l.size() - 1);
+        }
+        return l;
+    }
+
+    private static Run lostWakeup() {
+        return kmodel("check", "--scenario", "textbook-waitqueue", "--bug", "textbook-check-then-sleep");
+    }
+
+    private static String tokenOf(Run r) {
+        for (String l : r.outLines()) {
+            if (l.startsWith(REPLAY_PREFIX)) {
+                return l.substring(REPLAY_PREFIX.length());
+            }
+        }
+        throw new AssertionError("no replay line in\n" + r);
+    }
+
+    /** The diagram of a failed check: the lines between the violation summary and the replay line. */
+    private static List<String> checkDiagram(Run r) {
+        List<String> l = r.outLines();
+        int from = -1;
+        int to = -1;
+        for (int i = 0; i < l.size(); i++) {
+            if (l.get(i).startsWith("missed-wakeup: ") && from < 0) {
+                from = i + 1;
+            }
+            if (l.get(i).startsWith(REPLAY_PREFIX)) {
+                to = i;
+            }
+        }
+        assertTrue(from > 0 && to > from, r::toString);
+        return l.subList(from, to);
+    }
+
+    private static void assertOneLineUsageError(Run r, String mentions) {
+        assertEquals(2, r.code, r::toString);
+        assertEquals("", r.out, r::toString);
+        List<String> err = r.errLines();
+        assertFalse(err.isEmpty(), r::toString);
+        assertTrue(err.size() <= 2, () -> "at most an error line and a hint line:\n" + r);
+        assertTrue(err.get(0).startsWith("kmodel: "), r::toString);
+        assertTrue(err.get(0).contains(mentions), () -> "the error names '" + mentions + "':\n" + r);
+        if (err.size() == 2) {
+            assertTrue(err.get(1).startsWith("try: kmodel"), r::toString);
+        }
+        assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), () -> "no stack trace:\n" + r);
+    }
+
+    @Test
+    void checkWithTheCheckThenSleepBugExitsOneAndPrintsTheMissedWakeup() {
+        Run r = lostWakeup();
+        assertEquals(1, r.code, r::toString);
+        List<String> l = r.outLines();
+        assertTrue(l.get(0).startsWith("FAIL textbook-waitqueue"), r::toString);
+        assertTrue(l.get(1).startsWith("missed-wakeup: "), "the violation summary follows the FAIL line:\n" + r);
+        assertTrue(r.out.contains("\n" + REPLAY_PREFIX + "km1."), r::toString);
+        assertTrue(l.get(l.size() - 2).startsWith("1 scenario: 0 passed, 1 failed; "), r::toString);
+        assertTrue(l.get(l.size() - 1).startsWith("time: "), r::toString);
+        assertEquals("", r.err);
+    }
+
+    @Test
+    void replayingTheTokenExitsOneAndPrintsTheIdenticalDiagram() {
+        Run check = lostWakeup();
+        Run replay = kmodel("replay", tokenOf(check));
+        assertEquals(1, replay.code, replay::toString);
+        List<String> l = replay.outLines();
+        assertTrue(l.get(0).startsWith("scenario textbook-waitqueue, config [bug=textbook-check-then-sleep]"),
+                replay::toString);
+        assertEquals(checkDiagram(check), l.subList(1, l.size() - 1));
+        assertTrue(l.get(l.size() - 1).startsWith("missed-wakeup: "), replay::toString);
+        assertEquals(replay.out, kmodel("replay", tokenOf(check)).out, "replay is byte for byte repeatable");
+    }
+
+    @Test
+    void verboseReplayDrawsEverySchedulingPoint() {
+        String token = tokenOf(lostWakeup());
+        Run brief = kmodel("replay", token);
+        Run verbose = kmodel("replay", "--verbose", token);
+        assertEquals(1, verbose.code, verbose::toString);
+        assertTrue(verbose.outLines().size() > brief.outLines().size(), verbose::toString);
+    }
+
+    @Test
+    void aCorruptedTokenIsOneLineAndExitTwo() {
+        String token = tokenOf(lostWakeup());
+        int dot = token.lastIndexOf('.');
+        char c = token.charAt(dot + 1);
+        String damaged = token.substring(0, dot + 1) + (c == '0' ? '1' : '0') + token.substring(dot + 2);
+        Run r = kmodel("replay", damaged);
+        assertOneLineUsageError(r, "checksum");
+        assertEquals(1, r.errLines().size(), r::toString);
+
+        Run truncated = kmodel("replay", token.substring(0, token.length() / 2));
+        assertOneLineUsageError(truncated, "replay token");
+        assertEquals(1, truncated.errLines().size(), truncated::toString);
+
+        Run garbage = kmodel("replay", "garbage");
+        assertOneLineUsageError(garbage, "malformed replay token");
+        assertEquals(1, garbage.errLines().size(), garbage::toString);
+    }
+
+    @Test
+    void checkPassesEveryScenarioByDefaultAndExitsZero() {
+        Run r = kmodel("check");
+        assertEquals(0, r.code, r::toString);
+        List<Scenario<?>> all = ScenarioRegistry.standard().all();
+        List<String> l = r.outLines();
+        for (int i = 0; i < all.size(); i++) {
+            assertTrue(l.get(i).startsWith("PASS " + all.get(i).name() + " "), r::toString);
+        }
+        assertTrue(l.get(all.size()).startsWith(all.size() + " scenarios: " + all.size() + " passed, 0 failed; "),
+                r::toString);
+        assertTrue(l.get(l.size() - 1).startsWith("time: "), r::toString);
+    }
+
+    @Test
+    void checkTwicePrintsIdenticalOutputApartFromTheTimeLine() {
+        Run a = kmodel("check");
+        Run b = kmodel("check");
+        assertEquals(withoutTime(a), withoutTime(b));
+        Run c = kmodel("check", "--strategy", "random", "--seed", "7", "--executions", "300");
+        Run d = kmodel("check", "--strategy", "random", "--seed", "7", "--executions", "300");
+        assertEquals(withoutTime(c), withoutTime(d));
+        assertEquals(0, c.code, c::toString);
+    }
+
+    private static List<String> withoutTime(Run r) {
+        List<String> kept = new ArrayList<>();
+        for (String l : r.outLines()) {
+            if (!l.startsWith("time:")) {
+                kept.add(l);
+            }
+        }
+        assertFalse(kept.isEmpty(), r::toString);
+        return kept;
+    }
+
+    @Test
+    void pctFindsTheLostWakeupToo() {
+        Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--bug", "textbook-check-then-sleep",
+                "--strategy", "pct", "--depth", "2", "--seed", "3", "--executions", "5000");
+        assertEquals(1, r.code, r::toString);
+        assertTrue(r.out.contains("missed-wakeup"), r::toString);
+    }
+
+    @Test
+    void bugsListsEveryCatalogEntryWithOriginScenarioAndKind() {
+        Run r = kmodel("bugs");
+        assertEquals(0, r.code, r::toString);
+        assertTrue(r.outLines().get(0).matches("ID +ORIGIN +SCENARIO +KIND"), r::toString);
+        for (CatalogBug b : BugCatalog.all()) {
+            String row = null;
+            for (String l : r.outLines()) {
+                if (l.startsWith(b.id() + " ")) {
+                    row = l;
+                }
+            }
+            assertTrue(row != null, () -> b.id() + " is listed:\n" + r);
+            assertTrue(row.contains(b.origin()) && row.contains(b.scenario()) && row.endsWith(b.kind().label()), row);
+        }
+    }
+
+    @Test
+    void scenariosListsEveryScenarioWithItsDescription() {
+        Run r = kmodel("scenarios");
+        assertEquals(0, r.code, r::toString);
+        for (Scenario<?> s : ScenarioRegistry.standard().all()) {
+            assertTrue(r.out.contains(s.name()) && r.out.contains(s.description()), r::toString);
+        }
+    }
+
+    @Test
+    void optionsListsEveryKconfigOption() {
+        Run r = kmodel("options");
+        assertEquals(0, r.code, r::toString);
+        for (KconfigOption o : KconfigTable.options()) {
+            assertTrue(r.out.contains("\n" + o.name() + " "), () -> o.name() + " is listed:\n" + r);
+        }
+    }
+
+    @Test
+    void anUnknownSetOptionIsOneLineAndExitTwo() {
+        Run r = kmodel("check", "--set", "FOO=1");
+        assertOneLineUsageError(r, "FOO");
+        assertEquals(1, r.errLines().size(), r::toString);
+    }
+
+    @Test
+    void badValuesAndNamesAreUsageErrors() {
+        assertOneLineUsageError(kmodel("check", "--set", "WAITQUEUE_WALK_BREAK_CNT=abc"), "WAITQUEUE_WALK_BREAK_CNT");
+        assertOneLineUsageError(kmodel("check", "--set", "novalue"), "NAME=VALUE");
+        assertOneLineUsageError(kmodel("check", "--bug", "no-such-bug"), "no-such-bug");
+        assertOneLineUsageError(kmodel("check", "--scenario", "no-such-scenario"), "no-such-scenario");
+        assertOneLineUsageError(kmodel("check", "--preemptions", "two"), "--preemptions");
+        assertOneLineUsageError(kmodel("check", "--preemptions", "-1"), "--preemptions");
+        assertOneLineUsageError(kmodel("check", "--executions", "0"), "--executions");
+        assertOneLineUsageError(kmodel("check", "--strategy", "bfs"), "exhaustive, pct or random");
+        assertOneLineUsageError(kmodel("check", "--depth", "2"), "--depth");
+        assertOneLineUsageError(kmodel("check", "--frobnicate"), "--frobnicate");
+        assertOneLineUsageError(kmodel("chek"), "unknown command 'chek'");
+        assertOneLineUsageError(kmodel(), "missing command");
+        assertOneLineUsageError(kmodel("replay"), "TOKEN");
+    }
+
+    @Test
+    void theHintedHelpExistsForEveryCommand() {
+        for (String command : List.of("check", "replay", "bugs", "scenarios", "options")) {
+            Run r = kmodel(command, "--help");
+            assertEquals(0, r.code, r::toString);
+            assertTrue(r.out.startsWith("Usage: kmodel " + command), r::toString);
+        }
+        Run root = kmodel("--help");
+        assertEquals(0, root.code, root::toString);
+        for (String command : List.of("check", "replay", "bugs", "scenarios", "options")) {
+            assertTrue(root.out.contains("\n  " + command + " "), root::toString);
+        }
+        Run help = kmodel("help", "check");
+        assertEquals(0, help.code, help::toString);
+        assertTrue(help.out.contains("--preemptions=N"), help::toString);
+    }
+
+    @Test
+    void strategyNamesAreCaseInsensitive() {
+        Run r = kmodel("check", "--scenario", "textbook-refcount", "--strategy", "RANDOM", "--executions", "50");
+        assertEquals(0, r.code, r::toString);
+        assertTrue(r.out.startsWith("PASS textbook-refcount  50 executions"), r::toString);
+    }
+}

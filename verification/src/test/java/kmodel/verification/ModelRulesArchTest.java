@@ -1,0 +1,363 @@
+package kmodel.verification;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameStartingWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.collect.ImmutableList;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.TryCatchBlock;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps the model modules ({@code kernel} .. {@code io-uring}) in the JPF-safe subset of
+ * DESIGN.md: no records, no streams, no {@code java.util.concurrent} beyond
+ * {@code AtomicInteger} and {@code LockSupport}, no Guava, no {@code java.util.function}, no
+ * dependency on the verification or tools modules; and, from the model-module rules every
+ * helper follows, no catching of {@code Throwable}/{@code Error}/{@code Exception}/
+ * {@code RuntimeException}/{@code Violation} (which would swallow a violation or the runtime's
+ * abort) and no static mutable state (which survives from one execution to the next and breaks
+ * replay).
+ *
+ * <p>The runtime implementations {@code kmodel.kernel.sched.DeterministicRuntime*} and
+ * {@code FreeRunningRuntime*} are exempt: they are the machinery under the model (threads,
+ * reflection, {@code ThreadFactory}, {@code Supplier}, catching what tasks throw), not model code.
+ * So are the two static fields through which model code reaches the runtime installed for the
+ * current execution ({@code Kernel.rt} and {@code Lifetimes.active}): the runtime sets them at
+ * the start of every execution.
+ *
+ * <p>A rule that cannot fail proves nothing (and an importer pointed at the wrong classpath
+ * finds nothing): each rule is also evaluated against a test-only canary class that breaks it
+ * and must be reported, and against canaries that break the other rules and must not be.
+ */
+@Tag("arch")
+class ModelRulesArchTest {
+    /** The packages of the model modules. */
+    static final String[] MODEL_PACKAGES = {
+        "kmodel.kernel..", "kmodel.mm..", "kmodel.block..", "kmodel.fs..", "kmodel.iouring.."
+    };
+
+    /** The runtime implementations, exempt from the model rules. */
+    static final DescribedPredicate<JavaClass> RUNTIME_IMPLEMENTATION = DescribedPredicate.describe(
+            "a runtime implementation (kmodel.kernel.sched.DeterministicRuntime*, FreeRunningRuntime*)",
+            c -> nameStartingWith("kmodel.kernel.sched.DeterministicRuntime").test(c)
+                    || nameStartingWith("kmodel.kernel.sched.FreeRunningRuntime").test(c));
+
+    /** Model classes: the model packages without the runtime implementations. */
+    static final DescribedPredicate<JavaClass> MODEL = resideInAnyPackage(MODEL_PACKAGES)
+            .and(not(RUNTIME_IMPLEMENTATION))
+            .as("model classes (" + String.join(", ", MODEL_PACKAGES) + ", except the runtime implementations)");
+
+    /** Caught types that would also catch a Violation or the runtime's abort error. */
+    static final Set<String> SWALLOWING = Set.of("java.lang.Throwable", "java.lang.Error", "java.lang.Exception",
+            "java.lang.RuntimeException", "kmodel.kernel.Violation");
+
+    /** Static fields the runtime sets for each execution: how model code finds the current runtime. */
+    static final Set<String> RUNTIME_INSTALLATION_POINTS = Set.of("kmodel.kernel.Kernel.rt",
+            "kmodel.kernel.lifetime.Lifetimes.active");
+
+    /** One rule of the subset, applicable to any set of classes (the model, or a canary). */
+    private static final class Rule {
+        final String name;
+        final Function<DescribedPredicate<? super JavaClass>, ArchRule> forScope;
+
+        Rule(String name, Function<DescribedPredicate<? super JavaClass>, ArchRule> forScope) {
+            this.name = name;
+            this.forScope = forScope;
+        }
+
+        ArchRule on(DescribedPredicate<? super JavaClass> scope) {
+            return forScope.apply(scope);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static final Rule NO_RECORDS = new Rule("no records", scope -> noClasses().that(scope)
+            .should().beAssignableTo(Record.class)
+            .because("JPF silently stops a thread inside a record's generated equals/hashCode/toString"));
+
+    static final Rule NO_STREAMS = new Rule("no streams", scope -> noClasses().that(scope)
+            .should().dependOnClassesThat().resideInAPackage("java.util.stream..")
+            .because("JPF fails on streams and collectors (Collectors.joining)"));
+
+    static final Rule NO_CONCURRENT = new Rule("no java.util.concurrent beyond AtomicInteger and LockSupport",
+            scope -> noClasses().that(scope)
+                    .should().dependOnClassesThat(resideInAPackage("java.util.concurrent..")
+                            .and(not(type(AtomicInteger.class)))
+                            .and(not(type(LockSupport.class)))
+                            .as("java.util.concurrent.. other than AtomicInteger and LockSupport"))
+                    .because("JPF fails on VarHandle-based classes, Condition, BlockingQueue, AtomicLong, AtomicReference"));
+
+    static final Rule NO_GUAVA = new Rule("no Guava", scope -> noClasses().that(scope)
+            .should().dependOnClassesThat().resideInAPackage("com.google.common..")
+            .because("the model modules stay in the JPF-safe subset (Guava is for verification and tools)"));
+
+    static final Rule NO_FUNCTION = new Rule("no java.util.function", scope -> noClasses().that(scope)
+            .should().dependOnClassesThat().resideInAPackage("java.util.function..")
+            .because("model code is straight kernel-style Java; functional plumbing belongs to the runtime and the verifier"));
+
+    static final Rule NO_UPWARD_DEPENDENCY = new Rule("no dependency on verification or tools",
+            scope -> noClasses().that(scope)
+                    .should().dependOnClassesThat().resideInAnyPackage("kmodel.verification..", "kmodel.tools..")
+                    .because("dependencies point one way: kernel <- ... <- io-uring <- verification <- tools"));
+
+    static final Rule NO_SWALLOWING_CATCH = new Rule("no catching Throwable, Error, Exception, RuntimeException or Violation",
+            scope -> noClasses().that(scope)
+                    .should(catchAnyOf(SWALLOWING))
+                    .because("a model that catches these swallows violations and the runtime's abort"));
+
+    static final Rule NO_STATIC_MUTABLE_STATE = new Rule("no static mutable state",
+            scope -> fields().that().areDeclaredInClassesThat(scope)
+                    .and().areStatic()
+                    .and(DescribedPredicate.describe("are not a runtime installation point "
+                            + RUNTIME_INSTALLATION_POINTS, f -> !RUNTIME_INSTALLATION_POINTS.contains(f.getFullName())))
+                    .should().beFinal()
+                    .allowEmptyShould(true)
+                    .because("static state survives from one execution to the next and breaks replay"));
+
+    static final List<Rule> RULES = ImmutableList.of(NO_RECORDS, NO_STREAMS, NO_CONCURRENT, NO_GUAVA, NO_FUNCTION,
+            NO_UPWARD_DEPENDENCY, NO_SWALLOWING_CATCH, NO_STATIC_MUTABLE_STATE);
+
+    private static JavaClasses imported;
+    private static JavaClasses canaries;
+
+    @BeforeAll
+    static void importTheModel() {
+        imported = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("kmodel");
+        List<Class<?>> all = new ArrayList<>(CANARIES);
+        all.add(CanaryAllowed.class);
+        canaries = new ClassFileImporter().importClasses(all);
+    }
+
+    private static ArchCondition<JavaClass> catchAnyOf(Set<String> forbidden) {
+        return new ArchCondition<JavaClass>("catch " + String.join(", ", forbidden)) {
+            @Override
+            public void check(JavaClass c, ConditionEvents events) {
+                for (JavaCodeUnit unit : c.getCodeUnits()) {
+                    for (TryCatchBlock block : unit.getTryCatchBlocks()) {
+                        for (JavaClass caught : block.getCaughtThrowables()) {
+                            if (forbidden.contains(caught.getName())) {
+                                events.add(SimpleConditionEvent.satisfied(c, unit.getFullName() + " catches "
+                                        + caught.getName() + " in " + block.getSourceCodeLocation()));
+                            }
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ the model obeys every rule
+
+    @Test
+    void theImportSeesTheModelModulesAndExemptsOnlyTheRuntimeImplementations() {
+        List<String> model = new ArrayList<>();
+        List<String> exempt = new ArrayList<>();
+        for (JavaClass c : imported) {
+            if (MODEL.test(c)) {
+                model.add(c.getName());
+            } else if (RUNTIME_IMPLEMENTATION.test(c)) {
+                exempt.add(c.getName());
+            }
+        }
+        assertTrue(model.contains("kmodel.kernel.wait.Wait"), "kernel classes are imported");
+        assertTrue(model.contains("kmodel.kernel.sched.Sched"), "kernel.sched model classes are not exempt");
+        assertTrue(model.contains("kmodel.mm.Page"), "mm classes are imported");
+        assertTrue(exempt.contains("kmodel.kernel.sched.DeterministicRuntime"), exempt::toString);
+        assertTrue(exempt.contains("kmodel.kernel.sched.FreeRunningRuntime"), exempt::toString);
+        for (String e : exempt) {
+            assertTrue(e.startsWith("kmodel.kernel.sched.DeterministicRuntime")
+                    || e.startsWith("kmodel.kernel.sched.FreeRunningRuntime"), e);
+        }
+        for (JavaClass c : imported) {
+            assertFalse(MODEL.test(c) && c.getPackageName().startsWith("kmodel.verification"), c::getName);
+        }
+    }
+
+    @Test
+    void modelClassesAreNotRecords() {
+        NO_RECORDS.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesDoNotUseStreams() {
+        NO_STREAMS.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesUseNoJavaUtilConcurrentBeyondAtomicIntegerAndLockSupport() {
+        NO_CONCURRENT.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesDoNotUseGuava() {
+        NO_GUAVA.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesDoNotUseJavaUtilFunction() {
+        NO_FUNCTION.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesDoNotDependOnVerificationOrTools() {
+        NO_UPWARD_DEPENDENCY.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesDoNotCatchViolationsOrTheirSupertypes() {
+        NO_SWALLOWING_CATCH.on(MODEL).check(imported);
+    }
+
+    @Test
+    void modelClassesHaveNoStaticMutableState() {
+        NO_STATIC_MUTABLE_STATE.on(MODEL).check(imported);
+    }
+
+    // ------------------------------------------------------------------ canaries: every rule can fail
+
+    /** Breaks NO_RECORDS. */
+    record CanaryRecord(int pages) {
+    }
+
+    /** Breaks NO_STREAMS. */
+    static final class CanaryStream {
+        static int sum(int[] a) {
+            return Arrays.stream(a).sum();
+        }
+    }
+
+    /** Breaks NO_CONCURRENT. */
+    static final class CanaryConcurrent {
+        final ConcurrentHashMap<String, Integer> pages = new ConcurrentHashMap<>();
+    }
+
+    /** Breaks NO_GUAVA. */
+    static final class CanaryGuava {
+        final ImmutableList<String> names = ImmutableList.of("P0", "P1");
+    }
+
+    /** Breaks NO_FUNCTION. */
+    static final class CanaryFunction {
+        final Supplier<String> name = () -> "bio0";
+    }
+
+    /** Breaks NO_UPWARD_DEPENDENCY. */
+    static final class CanaryUpward {
+        static String name(CheckResult r) {
+            return r.scenario();
+        }
+    }
+
+    /** Breaks NO_SWALLOWING_CATCH. */
+    static final class CanaryCatch {
+        static void run(Runnable body) {
+            try {
+                body.run();
+            } catch (RuntimeException e) {
+                return;
+            }
+        }
+    }
+
+    /** Breaks NO_STATIC_MUTABLE_STATE. */
+    static final class CanaryStatic {
+        static int nextBio;
+
+        static String name() {
+            return "bio" + nextBio++;
+        }
+    }
+
+    /** Breaks nothing: the allowed concurrency classes, a narrow catch, static final constants. */
+    static final class CanaryAllowed {
+        static final int PAGE_SIZE = 4096;
+        final AtomicInteger refs = new AtomicInteger(1);
+
+        void wake(Thread t) {
+            LockSupport.unpark(t);
+        }
+
+        static int parse(String s) {
+            try {
+                return Integer.parseInt(s);
+            } catch (NumberFormatException e) {
+                return -PAGE_SIZE;
+            }
+        }
+    }
+
+    /** The canary that breaks {@code RULES.get(i)}, in the same order. */
+    static final List<Class<?>> CANARIES = List.of(CanaryRecord.class, CanaryStream.class, CanaryConcurrent.class,
+            CanaryGuava.class, CanaryFunction.class, CanaryUpward.class, CanaryCatch.class, CanaryStatic.class);
+
+    private static boolean violates(Rule rule, Class<?> canary) {
+        return rule.on(type(canary)).evaluate(canaries).hasViolation();
+    }
+
+    @Test
+    void everyRuleReportsItsCanaryAndOnlyItsCanary() {
+        assertEquals(RULES.size(), CANARIES.size());
+        for (int r = 0; r < RULES.size(); r++) {
+            for (int c = 0; c < CANARIES.size(); c++) {
+                assertEquals(r == c, violates(RULES.get(r), CANARIES.get(c)),
+                        "rule '" + RULES.get(r) + "' on " + CANARIES.get(c).getSimpleName());
+            }
+            assertFalse(violates(RULES.get(r), CanaryAllowed.class), "rule '" + RULES.get(r) + "' on CanaryAllowed");
+        }
+    }
+
+    @Test
+    void withoutTheRuntimeExemptionTheRuntimeImplementationsWouldBreakTheRules() {
+        DescribedPredicate<JavaClass> everything = resideInAnyPackage(MODEL_PACKAGES);
+        EvaluationResult function = NO_FUNCTION.on(everything).evaluate(imported);
+        assertTrue(function.hasViolation());
+        assertTrue(function.getFailureReport().toString().contains("DeterministicRuntime"),
+                () -> function.getFailureReport().toString());
+        EvaluationResult concurrent = NO_CONCURRENT.on(everything).evaluate(imported);
+        assertTrue(concurrent.getFailureReport().toString().contains("ThreadFactory"),
+                () -> concurrent.getFailureReport().toString());
+        assertTrue(NO_SWALLOWING_CATCH.on(everything).evaluate(imported).hasViolation());
+    }
+
+    @Test
+    void theRecordRuleRecognisesRecordsByTheirSupertype() {
+        assertTrue(assignableTo(Record.class).test(canaries.get(CanaryRecord.class)));
+        assertFalse(assignableTo(Record.class).test(canaries.get(CanaryAllowed.class)));
+    }
+}

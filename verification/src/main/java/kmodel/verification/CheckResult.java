@@ -23,10 +23,12 @@ public final class CheckResult {
     private final long stepBoundHits;
     private final String firstStepBound;
     private final Throwable oops;
+    private final boolean budgetReached;
 
     CheckResult(String scenario, Kconfig config, String strategy, long executions, int distinctOutcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
-            String firstStepBound, Throwable oops) {
+            String firstStepBound, Throwable oops, boolean budgetReached) {
+        this.budgetReached = budgetReached;
         this.scenario = scenario;
         this.config = config;
         this.strategy = strategy;
@@ -130,8 +132,9 @@ public final class CheckResult {
     public String summaryLine() {
         StringBuilder sb = new StringBuilder();
         sb.append(passed() ? "PASS " : "FAIL ").append(scenario);
-        sb.append(String.format(Locale.ROOT, "  %d executions, %d outcomes, %s%s", executions, distinctOutcomes, strategy,
-                complete ? "" : " (budget reached, not exhaustive)"));
+        sb.append(String.format(Locale.ROOT, "  %d execution%s, %d outcome%s, %s%s", executions, executions == 1 ? "" : "s",
+                distinctOutcomes, distinctOutcomes == 1 ? "" : "s", strategy,
+                budgetReached ? " (budget reached, not exhaustive)" : ""));
         if (!config.canonical().isEmpty()) {
             sb.append(" [").append(config.canonical()).append(']');
         }

@@ -203,7 +203,8 @@ public final class ModelCheck {
                 oops = replay.oops();
             }
             return new CheckResult(scenario.name(), config, describe, count, outcomes.size(), System.nanoTime() - start,
-                    complete && kind == Kind.EXHAUSTIVE, violation, trace, diagram, token, boundHits, firstBound, oops);
+                    complete && kind == Kind.EXHAUSTIVE, violation, trace, diagram, token, boundHits, firstBound, oops,
+                    kind == Kind.EXHAUSTIVE && !complete);
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.TreeSet;
 public final class Kconfig {
     private static final Kconfig DEFAULTS = new Kconfig(new TreeMap<>(), new TreeSet<>());
 
-    /** Only options set away from their default, by name (sorted: the canonical form is stable). */
+    /** Options set explicitly, by name (sorted: the canonical form is stable). */
     private final TreeMap<String, Long> values;
     private final TreeSet<String> bugs;
 
@@ -53,20 +53,31 @@ public final class Kconfig {
         return Collections.unmodifiableList(new ArrayList<>(bugs));
     }
 
-    /** Options set away from their default, by name. */
+    /** Options set explicitly, by name. */
     public Map<String, Long> overrides() {
         return Collections.unmodifiableMap(values);
     }
 
-    /** A copy with one option set. Setting an option to its default removes the override. */
+    /**
+     * A copy with one option set. The value is kept even when it equals the default, so that an
+     * explicit setting still overrides a scenario's own setting in {@link #overlay}.
+     */
     public Kconfig with(KconfigOption option, long value) {
         TreeMap<String, Long> v = new TreeMap<>(values);
-        if (value == option.defaultValue()) {
-            v.remove(option.name());
-        } else {
-            v.put(option.name(), value);
-        }
+        v.put(option.name(), value);
         return new Kconfig(v, bugs);
+    }
+
+    /**
+     * This configuration with {@code top}'s explicit settings and bugs laid over it: how a
+     * scenario's own settings (a small wait table, say) combine with the command line's.
+     */
+    public Kconfig overlay(Kconfig top) {
+        TreeMap<String, Long> v = new TreeMap<>(values);
+        v.putAll(top.values);
+        TreeSet<String> b = new TreeSet<>(bugs);
+        b.addAll(top.bugs);
+        return new Kconfig(v, b);
     }
 
     /** A copy with a bool option set. */

@@ -124,7 +124,10 @@ public final class ModelCheck {
         return this;
     }
 
-    /** The configuration (default: every seed patch applied, no bug). */
+    /**
+     * The configuration (default: every seed patch applied, no bug), laid over the scenario's own
+     * settings. The result and the replay token carry the effective configuration.
+     */
     public ModelCheck config(Kconfig c) {
         this.config = c;
         return this;
@@ -143,6 +146,7 @@ public final class ModelCheck {
 
     private CheckResult explore() {
         long start = System.nanoTime();
+        final Kconfig config = scenario.settings().overlay(this.config);
         Program program = scenario.program();
         HashSet<String> outcomes = new HashSet<>();
         long count = 0;

@@ -7,6 +7,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.KconfigOption;
 import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.Runtime;
 
@@ -46,8 +48,10 @@ public final class Scenario<W> {
     private final List<BiConsumer<W, Spawner>> spawners;
     private final Consumer<W> atEnd;
     private final Function<W, String> outcome;
+    private final Kconfig settings;
 
     private Scenario(Builder<W> b) {
+        this.settings = b.settings;
         this.name = b.name;
         this.description = b.description;
         this.setup = b.setup;
@@ -69,6 +73,14 @@ public final class Scenario<W> {
     /** The one-line description. */
     public String description() {
         return description;
+    }
+
+    /**
+     * The scenario's own settings (e.g. a one-head wait table to force collisions); the command
+     * line's {@code --set} and {@code --bug} are laid over them ({@link Kconfig#overlay}).
+     */
+    public Kconfig settings() {
+        return settings;
     }
 
     /** One execution's program: fresh world, fresh tasks. */
@@ -116,10 +128,17 @@ public final class Scenario<W> {
         private final List<BiConsumer<W, Spawner>> spawners = new ArrayList<>();
         private Consumer<W> atEnd = w -> { };
         private Function<W, String> outcome = w -> "";
+        private Kconfig settings = Kconfig.defaults();
 
         private Builder(String name, String description) {
             this.name = Objects.requireNonNull(name);
             this.description = Objects.requireNonNull(description);
+        }
+
+        /** A setting this scenario needs (the command line may still override it). */
+        public Builder<W> set(KconfigOption option, long value) {
+            this.settings = settings.with(option, value);
+            return this;
         }
 
         /** Builds the world (runs with scheduling off, at the start of every execution). */

@@ -122,6 +122,11 @@ public final class Filemap {
         return Bitops.testAndSetBitLock(nr, page.flags);
     }
 
+    /** What a sleeping page waiter waits on, for the missed-wakeup report. */
+    private static String waitingOn(WaitPageQueue waitPage, WaitQueueHead q) {
+        return waitPage.wait.name() + " for " + waitPage.page.name() + " bit " + waitPage.bitNr + " on " + q;
+    }
+
     private static String waitName() {
         Task me = Kernel.current();
         return (me != null ? me.name() : "boot") + ".wait_page";
@@ -420,7 +425,7 @@ public final class Filemap {
                     if (Sched.signalPendingState(state, me)) {
                         break;
                     }
-                    Sched.waitingOn(waitPage.wait.name() + " for " + page.name() + " bit " + bitNr + " on " + q);
+                    Sched.waitingOn(waitingOn(waitPage, q));
                     Sched.ioSchedule();
                     continue;
                 }
@@ -495,7 +500,7 @@ public final class Filemap {
                 Page.putPage(page);
             }
             if (bitIsSet) {
-                Sched.waitingOn(waitPage.wait.name() + " for " + page.name() + " bit " + bitNr + " on " + q);
+                Sched.waitingOn(waitingOn(waitPage, q));
                 Sched.ioSchedule();
                 if (signalFirst && Sched.signalPendingState(state, me)) {
                     /* Bug: leaving on a signal after a wake-up that was meant for us. */

@@ -88,11 +88,15 @@ final class FakeAops implements AddressSpaceOperations {
         Kernel.rt().spawn("irq" + (irqs++), "irq", true, false, () -> complete(page));
     }
 
-    /** The end_io: fill the page (zeroes past EOF), mark it uptodate or in error, unlock it. */
+    /**
+     * The end_io: fill the page (zeroes past EOF), mark it uptodate or in error, unlock it. A page
+     * wholly past EOF needs no disk I/O (as block_read_full_page() zero-fills it), so it cannot
+     * fail.
+     */
     private void complete(Page page) {
         page.touch();
         long base = page.index << Page.PAGE_SHIFT;
-        boolean bad = badPages.contains(page.index);
+        boolean bad = badPages.contains(page.index) && base < fileSize;
         for (int i = 0; i < Page.PAGE_SIZE; i++) {
             long pos = base + i;
             page.data[i] = bad || pos >= fileSize ? 0 : byteAt(pos);

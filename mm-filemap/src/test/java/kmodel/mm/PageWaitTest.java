@@ -146,10 +146,11 @@ class PageWaitTest {
         assertEquals(3000, o.outcomes.get("all"), o::describe);
     }
 
-    @Test
-    void exclusiveLockersWithNoUnfairnessBudgetAreHandedTheLock() {
-        Kconfig c = Kconfig.defaults().with(MmOptions.PAGE_LOCK_UNFAIRNESS, 0);
-        Sim.Outcome o = Sim.explore(() -> lockers(3, true, true), c, 3000, 13);
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2})
+    void exclusiveLockersWithASmallUnfairnessBudgetAreHandedTheLock(int budget) {
+        Kconfig c = Kconfig.defaults().with(MmOptions.PAGE_LOCK_UNFAIRNESS, budget);
+        Sim.Outcome o = Sim.explore(() -> lockers(3, true, true), c, 3000, 13 + budget);
         assertEquals(0, o.violations(), o::describe);
         assertEquals(3000, o.outcomes.get("all"), o::describe);
     }

@@ -26,8 +26,20 @@ public final class AddressSpace {
     final TreeMap<Long, Page> iPages = new TreeMap<>();
     /** {@code nrpages}; protected by {@link #iPagesLock}. */
     long nrpages;
-    /** Where {@code page_cache_alloc()} takes pages from. */
+    /**
+     * Where {@code page_cache_alloc()} takes pages from: the machine's memory, which also owns
+     * the page wait table. Each address space starts with its own (created from the running
+     * execution's configuration, so build inodes under a runtime); a scenario whose files should
+     * share memory and wait table assigns one allocator to all of them before any page exists.
+     */
     public PageAllocator allocator = new PageAllocator();
+    /**
+     * {@code inode_to_bdi(host)->io_pages}: the device's optimal I/O size in pages, which lets
+     * read-ahead exceed {@code ra_pages} for large requests and bounds
+     * {@code force_page_cache_ra()}. Default {@code VM_READAHEAD_PAGES} (128 KiB), as
+     * {@code bdi_init()} sets it; a block device sets it from its queue limits.
+     */
+    public int ioPages = 32;
 
     AddressSpace(Inode host, AddressSpaceOperations aOps) {
         this.host = host;

@@ -37,7 +37,11 @@ public interface AddressSpaceOperations {
     /**
      * {@code ->readpages(file, mapping, pages, nr_pages)} (before v5.8, btrfs's
      * {@code extent_readpages}): {@code pages} holds newly allocated pages not yet in the page
-     * cache, each with one reference; the file system adds them and drops that reference.
+     * cache, in index order, each with one reference and {@code index} set; the file system
+     * takes each one off the list ({@code list_del}), adds it with
+     * {@code add_to_page_cache_lru()} and drops that reference. Pages left on the list are put
+     * by {@code read_pages()} ({@code put_pages_list}). All of it is read-ahead
+     * ({@code REQ_RAHEAD}).
      */
     default int readpages(File file, AddressSpace mapping, List<Page> pages, int nrPages) {
         throw new UnsupportedOperationException("->readpages not provided");

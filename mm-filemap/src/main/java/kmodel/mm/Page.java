@@ -44,11 +44,18 @@ public final class Page extends KObject {
     final PageAllocator allocator;
     /** Allocation sequence number (for the name). */
     int serial;
+    /**
+     * {@code page_to_pfn(page)}: which {@code struct page} of its allocator this is, in creation
+     * order. Unlike the name it survives reuse, as the kernel's struct page address does, so the
+     * page wait table hashes by it ({@link PageWaitTable#pageWaitqueue}).
+     */
+    public final int pfn;
 
-    Page(PageAllocator allocator, int serial) {
+    Page(PageAllocator allocator, int serial, int pfn) {
         super("page", "P" + serial);
         this.allocator = allocator;
         this.serial = serial;
+        this.pfn = pfn;
         this.flags = new FlagsWord("P" + serial + ".flags");
         this.refcount = new AtomicT("P" + serial + "._refcount", 1);
     }

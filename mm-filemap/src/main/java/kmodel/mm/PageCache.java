@@ -98,6 +98,48 @@ public final class PageCache {
     }
 
     /**
+     * lib/xarray.c: {@code xa_load(&mapping->i_pages, index)} as read-ahead uses it: the page
+     * cached at {@code index} without taking a reference (the caller only tests presence), or
+     * null. Under the lock, as every model lookup (see {@link AddressSpace}).
+     */
+    public static Page xaLoad(AddressSpace mapping, long index) {
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        Page page = mapping.iPages.get(index);
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return page;
+    }
+
+    /**
+     * mm/filemap.c: {@code page_cache_next_miss()} (v5.10): the first index in
+     * {@code [index, index + maxScan)} with no page, or {@code index + maxScan} if there is none.
+     */
+    public static long pageCacheNextMiss(AddressSpace mapping, long index, long maxScan) {
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        long i = index;
+        while (i < index + maxScan && mapping.iPages.containsKey(i)) {
+            i++;
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return i;
+    }
+
+    /**
+     * mm/filemap.c: {@code page_cache_prev_miss()} (v5.10): searching backwards from
+     * {@code index}, the first index with no page, or {@code index - maxScan} if all of
+     * {@code (index - maxScan, index]} are cached; -1 ({@code ULONG_MAX} in the kernel) when the
+     * search runs off the start of the file.
+     */
+    public static long pageCachePrevMiss(AddressSpace mapping, long index, long maxScan) {
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        long i = index;
+        while (i > index - maxScan && i >= 0 && mapping.iPages.containsKey(i)) {
+            i--;
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return i;
+    }
+
+    /**
      * mm/filemap.c: {@code pagecache_get_page()} (v5.10), for the flags the model uses:
      * {@code FGP_LOCK} (lock, or only trylock with {@code FGP_NOWAIT}; re-check the page is
      * still in this mapping), {@code FGP_CREAT} (allocate and insert on a miss, retrying on

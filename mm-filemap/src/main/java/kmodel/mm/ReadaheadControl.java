@@ -5,6 +5,12 @@ import java.util.ArrayList;
 /**
  * include/linux/pagemap.h (v5.8+): {@code struct readahead_control}: a batch of consecutive
  * locked pages, already in the page cache, for {@code ->readahead}.
+ *
+ * <p>Read-ahead marking: every page a file system gets through a {@code ReadaheadControl}
+ * ({@code ->readahead(rac)}) is read-ahead, and its bios carry {@code REQ_RAHEAD}, as
+ * {@code mpage_readahead()} marks them; pages read by {@code ->readpage()} are not (see
+ * {@link Readahead}). Filled by {@code page_cache_ra_unbounded()}: {@link #pages} grows by one
+ * batch at a time and every batch is consumed before the next is added.
  */
 public final class ReadaheadControl {
     /** {@code rac->file}. */

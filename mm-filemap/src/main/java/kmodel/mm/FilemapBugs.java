@@ -1,0 +1,74 @@
+package kmodel.mm;
+
+/**
+ * Catalog bugs of mm-filemap: real historical mistakes in the page wait protocol and the async
+ * buffered read series, switched back in with {@code Kconfig.withBug(id)} (CLI:
+ * {@code --bug ID}) and read by the model with {@code Kernel.bug(id)}. Each one has a test that
+ * shows the checker finding it, with the violation kind named below.
+ *
+ * <p>Postings are cited by Message-ID (archive: {@code https://lore.kernel.org/r/<Message-ID>}).
+ */
+public final class FilemapBugs {
+    private FilemapBugs() {
+    }
+
+    /**
+     * v1 of "mm: add support for async page locking" (20200522202311.10959-4-axboe@kernel.dk):
+     * {@code __wait_on_page_locked_async()} tests PageLocked (or trylocks) <em>before</em> it
+     * queues its entry and sets PG_waiters. An unlock between the test and SetPageWaiters sees
+     * no waiters and wakes nobody; the callback stays armed on an unlocked page.
+     * Fixed in v2 ("Fix a potential race with __wait_on_page_locked_async()"). Manifests as
+     * {@code missed-wakeup}.
+     */
+    public static final String ASYNC_WAIT_CHECK_BEFORE_ADD = "async-wait-check-before-add";
+
+    /**
+     * v1 of the same patch: {@code __lock_page_async()} is
+     * {@code return wait_on_page_locked_async(page, wait);}, which returns 0 whenever the page is
+     * merely unlocked, so {@code lock_page_async()} reports "locked" to a caller that does not
+     * own PG_locked. Its later {@code unlock_page()} unlocks a page it never locked. Fixed in v2
+     * ("Fix an issue with inline page locking": the {@code set} argument, trylock under
+     * {@code q->lock}). Manifests as {@code bug-on} ({@code VM_BUG_ON_PAGE(!PageLocked(page))}).
+     */
+    public static final String ASYNC_LOCK_NOT_TRYLOCK = "async-lock-not-trylock";
+
+    /**
+     * v1 of "io_uring: support true async buffered reads, if file provides it"
+     * (20200522202311.10959-12-axboe@kernel.dk): {@code io_async_buf_func()} compared page and bit
+     * itself and never set {@code key->page_match}. A wake-up walk for the page that leaves the
+     * entry queued (another bit, e.g. {@code end_page_writeback()}) then clears PG_waiters, and
+     * the next {@code unlock_page()} skips the wake-up. Fixed in v2 ("Fix a hang related to not
+     * setting page_match, thus missing a wakeup"); the merged form calls
+     * {@code wake_page_match()}. Honoured by {@link AsyncPageWaiter#asyncBufFunc}. Manifests as
+     * {@code missed-wakeup}.
+     */
+    public static final String ASYNC_PAGE_MATCH_NOT_SET = "async-page-match-not-set";
+
+    /**
+     * On the v5.7 protocol ({@code PAGE_WAIT_V57=y}): the exclusive waiter checks for a signal
+     * right after {@code io_schedule()}, before it tries to take the bit, as it did from
+     * 62906027091f ("mm: add PageWaiters indicating tasks are waiting for a page bit", v4.10)
+     * until a8b169afbf06 ("Avoid page waitqueue race leaving possible page locker waiting",
+     * v4.13; subject as quoted by Oleg Nesterov in 20200624161142.GA12184@redhat.com). A killable
+     * exclusive waiter that an unlock woke (using up the walk's one exclusive wake-up) leaves
+     * with {@code -EINTR}, neither taking the lock nor passing the wake-up on, and the next
+     * exclusive waiter sleeps for good. Manifests as {@code missed-wakeup}.
+     */
+    public static final String EXCLUSIVE_WAIT_SIGNAL_FIRST = "exclusive-wait-signal-first";
+
+    /**
+     * On the v5.10 protocol: {@code wake_page_function()} takes the bit for a fair hand-off waiter
+     * (kind (c), {@code WQ_FLAG_EXCLUSIVE | WQ_FLAG_CUSTOM}) but does not set
+     * {@code WQ_FLAG_DONE} (a mutation of 5ef64cc8987a, "mm: allow a controlled amount of
+     * unfairness in the page lock"). The waiter sees WOKEN without DONE, fails its own
+     * {@code test_and_set_bit()} on the lock it was handed, requeues, and nobody will unlock.
+     * Manifests as {@code missed-wakeup}.
+     */
+    public static final String HANDOFF_FORGETS_DONE = "handoff-forgets-done";
+
+    /** Every bug id of this module. */
+    public static String[] all() {
+        return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
+            EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE};
+    }
+}

@@ -1,0 +1,73 @@
+/**
+ * mm/filemap.c, mm/readahead.c, include/linux/pagemap.h, page-flags.h and fs.h (Linux v5.10, with
+ * the v5.7 page wait protocol as a variant): {@code struct page}, the page cache, the page lock and
+ * wait protocol (synchronous and async), {@code generic_file_buffered_read()} and read-ahead.
+ *
+ * <h2>Where each kernel file lives</h2>
+ * <ul>
+ *   <li>{@link kmodel.mm.Filemap}: mm/filemap.c page lock and wait (one protocol core, kept whole);
+ *       {@link kmodel.mm.PageWaitTable}: its hashed {@code page_wait_table}.</li>
+ *   <li>{@link kmodel.mm.PageCache}: mm/filemap.c page cache insert/find/delete.</li>
+ *   <li>{@link kmodel.mm.FilemapRead}: mm/filemap.c {@code generic_file_buffered_read()},
+ *       {@code generic_file_read_iter()}.</li>
+ *   <li>{@link kmodel.mm.Readahead}: mm/readahead.c.</li>
+ *   <li>{@link kmodel.mm.AsyncPageWaiter}: fs/io_uring.c {@code io_async_buf_func()}, until the
+ *       io-uring module has its own.</li>
+ *   <li>{@link kmodel.mm.FilemapBugs}: this module's catalog bugs.</li>
+ * </ul>
+ *
+ * <h2>Lock ordering</h2>
+ * Outer to inner, each edge with the path that takes it (the model's locks only):
+ * <pre>
+ *  page lock (PG_locked, a sleeping bit lock)
+ *    -&gt;mapping-&gt;i_pages lock          (add_to_page_cache_lru, delete_from_page_cache,
+ *                                      find_get_page under the page lock in read paths)
+ *    -&gt;page_wait_table[i].lock        (unlock_page -&gt; wake_up_page_bit; a waiter may hold
+ *                                      other pages' locks while it queues)
+ *      -&gt;task wake-up (pi_lock)       (wake_page_function -&gt; wake_up_state)
+ *      -&gt;task_work list               (io_async_buf_func -&gt; task_work_add)
+ *  zone.lock (PageAllocator)           (put_page -&gt; free, alloc_page; a leaf: taken with no
+ *                                      other spinlock held)
+ * </pre>
+ * Never: sleeping with any spinlock held ({@code lock-leak}); {@code page_wait_table[i].lock}
+ * taken around a page lock ({@code __wait_on_page_locked_async} only <em>trylocks</em> PG_locked
+ * under it). Wake functions run under {@code page_wait_table[i].lock}, possibly in interrupt
+ * context, and never sleep.
+ *
+ * <h2>Per-execution state</h2>
+ * No static mutable state: the page wait table belongs to a {@link kmodel.mm.PageAllocator} (the
+ * machine's memory), created per execution by the scenario. Names come from creation order
+ * ("P0", "t1.wait_page"), and the table hashes pages by {@code pfn}, never by identity hash.
+ *
+ * <h2>Limitations (coarse on purpose)</h2>
+ * <ul>
+ *   <li>Page cache lookups are done under the {@code i_pages} lock instead of RCU with a
+ *       speculative reference (same outcomes, fewer interleavings).</li>
+ *   <li>No PSI/delay accounting in waits, no LRU, no {@code mark_page_accessed()}, no reclaim
+ *       (so {@code end_page_writeback()} skips {@code PageReclaim} rotation), no memcg, no
+ *       huge pages ({@code compound_head()} is the identity).</li>
+ *   <li>{@code generic_file_buffered_read()}: no {@code s_maxbytes} truncation, no
+ *       {@code is_partially_uptodate} (the model's address spaces do not provide it, so a
+ *       not-uptodate page always goes to {@code page_not_up_to_date}), no pipes, no
+ *       {@code flush_dcache_page()}; {@code copy_page_to_iter()} never faults.
+ *       {@code generic_file_read_iter()} models the buffered case only ({@code IOCB_DIRECT} is
+ *       a {@code bug-on}: direct I/O belongs to the file systems' own models).</li>
+ *   <li>Read-ahead: no {@code FMODE_RANDOM}, never congested ({@code inode_read_congested()},
+ *       {@code blk_cgroup_congested()} are false); {@code bdi->io_pages} is
+ *       {@link kmodel.mm.AddressSpace#ioPages}.</li>
+ *   <li>{@code file->f_ra} is updated without scheduling points: the kernel tolerates racy
+ *       updates of this heuristic and the model hides those benign races.</li>
+ *   <li>{@code wait_on_page_writeback()} is v5.10.0's single {@code if} (the {@code while} came
+ *       in v5.11).</li>
+ * </ul>
+ *
+ * <h2>Findings</h2>
+ * With the v5.10 protocol and the default unfairness budget, a killable exclusive waiter that
+ * breaks out of {@code wait_on_page_bit_common()} on a fatal signal and is then woken (as kind
+ * (b), WOKEN without DONE) before its {@code finish_wait()} returns {@code -EINTR} although the
+ * wake-up walk counted it as its one exclusive wake-up; another exclusive waiter then sleeps until
+ * some later unlock. The checker reports it as {@code missed-wakeup}
+ * ({@code PageWaitTest.aKilledUnfairLockerCanStrandTheOtherLockerInV510}); v5.7 and a spent budget
+ * (every exclusive wake-up a hand-off) do not lose it.
+ */
+package kmodel.mm;

@@ -191,6 +191,7 @@ public final class Filemap {
         }
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
+        Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
         Sched.wakeUpState((Task) wait.private_(), mode);
         /* Has to be the absolute last thing we do: the entry may be gone right after it. */
         Wait.listDelInitCareful(wait);
@@ -265,6 +266,7 @@ public final class Filemap {
          */
         if (!Wait.waitqueueActive(q) || key.pageMatch == 0) {
             PageFlags.ClearPageWaiters(page);
+            Kernel.event("ClearPageWaiters(%s)", page);
         }
         Spinlock.spinUnlockIrqrestore(q.lock, flags);
         bookmark.leaveScope();
@@ -290,7 +292,10 @@ public final class Filemap {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
         page.touch();
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
+            Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
             wakeUpPageBit(page, PG_locked);
+        } else {
+            Kernel.event("unlock_page(%s)", page);
         }
     }
 
@@ -319,11 +324,24 @@ public final class Filemap {
      * is left out: the model does no reclaim, and PG_reclaim is PG_readahead's bit.
      */
     public static void endPageWriteback(Page page) {
+        boolean noRef = Kernel.bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF);
+        /*
+         * Writeback does not hold a page reference of its own, relying on truncation to wait for
+         * the clearing of PG_writeback. But here we must make sure that the page is not freed and
+         * reused before the wake_up_page() (073861ed77b6, v5.10-rc6).
+         */
+        if (!noRef) {
+            Page.getPage(page);
+        }
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
         /* smp_mb__after_atomic() */
+        Kernel.event("end_page_writeback(%s)", page);
         wakeUpPage(page, PG_writeback);
+        if (!noRef) {
+            Page.putPage(page);
+        }
     }
 
     /**
@@ -666,6 +684,7 @@ public final class Filemap {
             ret = -Errno.EIOCBQUEUED;
         }
         Spinlock.spinUnlockIrq(q.lock);
+        Kernel.event("__wait_on_page_locked_async(%s, set=%s) = %s", page, set, Errno.name(ret));
         return ret;
     }
 

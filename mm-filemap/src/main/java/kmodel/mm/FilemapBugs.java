@@ -43,6 +43,15 @@ public final class FilemapBugs {
      * {@code missed-wakeup}.
      */
     public static final String ASYNC_PAGE_MATCH_NOT_SET = "async-page-match-not-set";
+    /**
+     * Undoes 073861ed77b6 ("mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)", Hugh Dickins,
+     * v5.10-rc6; Fixes: 2a9127fcf229): {@code end_page_writeback()} without its
+     * {@code get_page()}/{@code put_page()} around the wake-up. Writeback holds no page reference;
+     * once PG_writeback is clear a truncation that waited for it may free the page, and the
+     * belated {@code wake_up_page()} then touches a freed (or reused) page. Manifests as
+     * {@code use-after-free}.
+     */
+    public static final String END_WRITEBACK_NO_PAGE_REF = "end-writeback-no-page-ref";
 
     /**
      * On the v5.7 protocol ({@code PAGE_WAIT_V57=y}): the exclusive waiter checks for a signal
@@ -69,6 +78,6 @@ public final class FilemapBugs {
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
-            EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE};
+            EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF};
     }
 }

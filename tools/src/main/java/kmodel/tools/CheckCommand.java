@@ -119,13 +119,13 @@ final class CheckCommand implements Callable<Integer> {
     public Integer call() {
         validate();
         CommandLine cmd = spec.commandLine();
-        ScenarioRegistry registry = ScenarioRegistry.standard();
+        ScenarioRegistry registry = ScenarioRegistry.everything();
         Kconfig config;
         List<Scenario<?>> selected = new ArrayList<>();
         try {
             config = KconfigTable.build(sets, bugs);
             if (scenarios.isEmpty()) {
-                selected.addAll(registry.all());
+                selected.addAll(ScenarioRegistry.standard().all());
             } else {
                 for (String name : new LinkedHashSet<>(scenarios)) {
                     selected.add(registry.get(name));

@@ -42,7 +42,7 @@ final class ReplayCommand implements Callable<Integer> {
         CommandLine cmd = spec.commandLine();
         ModelCheck.Replay r;
         try {
-            r = ModelCheck.replay(token, ScenarioRegistry.standard(), verbose);
+            r = ModelCheck.replay(token, ScenarioRegistry.everything(), verbose);
         } catch (IllegalArgumentException e) {
             // ReplayToken.MalformedTokenException, unknown scenario / bug / option.
             throw new Kmodel.OneLine(cmd, e.getMessage());

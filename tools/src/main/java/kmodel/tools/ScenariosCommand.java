@@ -22,6 +22,9 @@ final class ScenariosCommand implements Callable<Integer> {
         for (Scenario<?> s : ScenarioRegistry.standard().all()) {
             t.row(s.name(), s.description());
         }
+        for (Scenario<?> s : ScenarioRegistry.findings().all()) {
+            t.row(s.name(), s.description() + " [finding: fails on purpose; not run by default]");
+        }
         t.print(spec.commandLine().getOut());
         return 0;
     }

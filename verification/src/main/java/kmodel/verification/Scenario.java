@@ -11,6 +11,7 @@ import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.Runtime;
+import kmodel.kernel.sched.Task;
 
 /**
  * A named, deterministic world to explore: how to build it, which tasks run in it, and what must
@@ -36,10 +37,13 @@ public final class Scenario<W> {
     /** Creates tasks from a built world (for scenarios whose task list depends on the configuration). */
     public interface Spawner {
         /** Declares a task that starts runnable. */
-        void task(String name, Runnable body);
+        Task task(String name, Runnable body);
 
         /** Declares a daemon task (may still sleep at the end: an io-wq worker, say). */
-        void daemon(String name, Runnable body);
+        Task daemon(String name, Runnable body);
+
+        /** Declares an interrupt-context task (must not sleep), drawn in the "irq" column. */
+        Task irq(String name, Runnable body);
     }
 
     private final String name;
@@ -93,13 +97,18 @@ public final class Scenario<W> {
                 world = setup.get();
                 Spawner s = new Spawner() {
                     @Override
-                    public void task(String n, Runnable body) {
-                        rt.spawn(n, n, false, false, body);
+                    public Task task(String n, Runnable body) {
+                        return rt.spawn(n, n, false, false, body);
                     }
 
                     @Override
-                    public void daemon(String n, Runnable body) {
-                        rt.spawn(n, n, false, true, body);
+                    public Task daemon(String n, Runnable body) {
+                        return rt.spawn(n, n, false, true, body);
+                    }
+
+                    @Override
+                    public Task irq(String n, Runnable body) {
+                        return rt.spawn(n, "irq", true, false, body);
                     }
                 };
                 for (BiConsumer<W, Spawner> sp : spawners) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -14,6 +15,26 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry standard() {
         ScenarioRegistry r = new ScenarioRegistry();
         TextbookScenarios.registerAll(r);
+        PageLockScenarios.registerAll(r);
+        return r;
+    }
+
+    /**
+     * Scenarios that demonstrate findings of the model: they fail on the default configuration on
+     * purpose, so {@code kmodel check} does not run them unless named with {@code --scenario}.
+     */
+    public static ScenarioRegistry findings() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        PageLockScenarios.registerFindings(r);
+        return r;
+    }
+
+    /** {@link #standard()} plus {@link #findings()}: what {@code --scenario} and replay tokens may name. */
+    public static ScenarioRegistry everything() {
+        ScenarioRegistry r = standard();
+        for (Scenario<?> s : findings().all()) {
+            r.register(s);
+        }
         return r;
     }
 

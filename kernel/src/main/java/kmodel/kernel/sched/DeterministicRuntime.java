@@ -578,7 +578,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
     @Override
     public void event(String text) {
-        if (trace != null) {
+        if (trace != null && running) {
             Task t = current;
             trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO));
         }

@@ -5,6 +5,8 @@ import com.google.common.collect.ImmutableMap;
 import java.util.List;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.ViolationKind;
+import kmodel.mm.FilemapBugs;
+import kmodel.mm.MmOptions;
 
 /**
  * The catalog of real (and textbook) bugs that can be switched back in with {@code --bug ID}.
@@ -44,6 +46,28 @@ public final class BugCatalog {
                 ViolationKind.REF_LEAK, "a user takes a reference and never drops it"));
         b.add(bug(TEXTBOOK_SLEEP_HOLDING_SPINLOCK, "textbook (\"BUG: sleeping function called from invalid context\")",
                 "textbook-refcount", ViolationKind.LOCK_LEAK, "the releaser waits for the last user with the lookup lock held"));
+        b.add(bug(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD,
+                "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "async-page-lock",
+                ViolationKind.MISSED_WAKEUP,
+                "__wait_on_page_locked_async tests the lock before queueing and setting PG_waiters"));
+        b.add(bug(FilemapBugs.ASYNC_LOCK_NOT_TRYLOCK,
+                "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "async-page-lock",
+                ViolationKind.BUG_ON, "__lock_page_async reports 'locked' for a merely unlocked page"));
+        b.add(bug(FilemapBugs.ASYNC_PAGE_MATCH_NOT_SET,
+                "async buffered reads v1, 20200522202311.10959-12-axboe@kernel.dk (fixed in v2)", "async-page-lock",
+                ViolationKind.MISSED_WAKEUP, "io_async_buf_func never sets key->page_match; PG_waiters is cleared under it"));
+        b.add(bug(FilemapBugs.EXCLUSIVE_WAIT_SIGNAL_FIRST,
+                "undoes a8b169afbf06 (\"mm: Avoid page waitqueue race leaving possible page locker waiting\"), v5.7 protocol",
+                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "v5.7 exclusive killable waiter checks the signal before taking the bit", MmOptions.PAGE_WAIT_V57, 1));
+        b.add(bug(FilemapBugs.HANDOFF_FORGETS_DONE,
+                "mutation of 5ef64cc8987a (\"mm: allow a controlled amount of unfairness in the page lock\")",
+                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "the waker takes the bit for a hand-off waiter but does not set WQ_FLAG_DONE", MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
+        b.add(bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
+                "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
+                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE,
+                "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
         return b.build();
     }
 

@@ -1,0 +1,269 @@
+package kmodel.verification.scenarios;
+
+import java.util.ArrayList;
+import java.util.List;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.KernelOptions;
+import kmodel.kernel.sched.Sched;
+import kmodel.kernel.sched.Task;
+import kmodel.mm.Filemap;
+import kmodel.mm.MmOptions;
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageFlags;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+
+/**
+ * Scenarios about the page lock and wait protocol itself (mm/filemap.c v5.10, and v5.7 with
+ * {@code PAGE_WAIT_V57=y}), on pages that are already cached: no I/O, only lockers, waiters,
+ * writeback completions and page-unlock callbacks.
+ */
+public final class PageLockScenarios {
+    private PageLockScenarios() {
+    }
+
+    /** Registers the scenarios that pass on the default configuration. */
+    public static void registerAll(ScenarioRegistry r) {
+        r.register(killable());
+        r.register(collisions());
+        r.register(writebackFreeReuse());
+        r.register(asyncLock());
+    }
+
+    /** Registers the scenarios that show model findings (they fail on the default configuration). */
+    public static void registerFindings(ScenarioRegistry r) {
+        r.register(killedLockerStrandsWaiter());
+    }
+
+    // ------------------------------------------------------------------ page-lock-killable
+
+    /** A holder, a plain locker and a killable locker on one page; a killer sends SIGKILL. */
+    static final class LockWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        final List<String> results = new ArrayList<>();
+        Task killable;
+
+        LockWorld() {
+            /* The holder owns the lock from the start. */
+            Filemap.lockPage(page);
+        }
+
+        void holder() {
+            Kernel.event("holder: unlock_page(%s)", page);
+            Filemap.unlockPage(page);
+        }
+
+        void locker() {
+            Filemap.lockPage(page);
+            Kernel.event("locker owns %s", page);
+            Filemap.unlockPage(page);
+        }
+
+        void killableLocker() {
+            int ret = Filemap.lockPageKillable(page);
+            Kernel.event("lock_page_killable = %s", Errno.name(ret));
+            if (ret == 0) {
+                Filemap.unlockPage(page);
+            }
+            results.add(Errno.name(ret));
+        }
+
+        void killer() {
+            Sched.sendSigkill(killable);
+        }
+    }
+
+    private static Scenario.Builder<LockWorld> lockers(String name, String description) {
+        return Scenario.<LockWorld>named(name, description)
+                .setup(LockWorld::new)
+                .task("holder", LockWorld::holder)
+                .task("locker", LockWorld::locker)
+                .tasks((w, s) -> {
+                    w.killable = s.task("killable", w::killableLocker);
+                    s.task("killer", w::killer);
+                })
+                .atEnd(w -> w.file.check())
+                .outcome(w -> String.join(",", w.results));
+    }
+
+    /**
+     * {@code page-lock-killable}: exclusive lockers plus a killable locker that receives a fatal
+     * signal. Runs with {@code PAGE_LOCK_UNFAIRNESS=0} (every exclusive waiter a fair hand-off,
+     * kind (c)): with the default budget the model finds a lost wake-up in v5.10 itself, shown by
+     * {@code finding-killed-locker-strands-waiter}.
+     */
+    static Scenario<LockWorld> killable() {
+        return lockers("page-lock-killable",
+                "a holder, a lock_page locker and a lock_page_killable locker that gets SIGKILL (fair hand-off)")
+                .set(MmOptions.PAGE_LOCK_UNFAIRNESS, 0)
+                .build();
+    }
+
+    /**
+     * {@code finding-killed-locker-strands-waiter}: the same world with the kernel's default
+     * unfairness budget (5). A killable exclusive waiter that has seen the signal and left its wait
+     * loop can still be chosen by the unlocker's walk before its {@code finish_wait()}: the wake
+     * function sets WOKEN (not DONE, it is not a hand-off waiter), returns 1 and so uses up the
+     * walk's one exclusive wake-up; the waiter then returns -EINTR without the lock, and the
+     * other locker sleeps until some later unlock that never comes. Fails on purpose.
+     */
+    static Scenario<LockWorld> killedLockerStrandsWaiter() {
+        return lockers("finding-killed-locker-strands-waiter",
+                "model finding: v5.10 killable exclusive waiter consumes the exclusive wake-up it then ignores")
+                .build();
+    }
+
+    // ------------------------------------------------------------------ page-wait-collisions
+
+    /** Two pages sharing one hashed wait queue; waiters on different pages and bits. */
+    static final class CollisionWorld {
+        final CachedFile file = new CachedFile("file", 2);
+        final Page p0 = file.pages[0];
+        final Page p1 = file.pages[1];
+
+        CollisionWorld() {
+            Filemap.lockPage(p0);
+            Filemap.setPageWriteback(p0);
+            Filemap.lockPage(p1);
+        }
+    }
+
+    /**
+     * {@code page-wait-collisions}: with a one-head wait table and a walk that drops the lock after
+     * every entry, waiters on P0's lock, P1's lock and P0's writeback share one queue while the
+     * pages are unlocked and the writeback ends (one task does both, to keep the exploration at
+     * bound 2 to seconds).
+     */
+    static Scenario<CollisionWorld> collisions() {
+        return Scenario.<CollisionWorld>named("page-wait-collisions",
+                "waiters on two pages and two bits collide in a 1-head wait table with WAITQUEUE_WALK_BREAK_CNT=1")
+                .set(MmOptions.PAGE_WAIT_TABLE_SIZE, 1)
+                .set(KernelOptions.WAITQUEUE_WALK_BREAK_CNT, 1)
+                .setup(CollisionWorld::new)
+                .task("wait-lock0", w -> Filemap.waitOnPageLocked(w.p0))
+                .task("wait-lock1", w -> Filemap.waitOnPageLocked(w.p1))
+                .task("wait-wb0", w -> Filemap.waitOnPageWriteback(w.p0))
+                .task("unlocker", w -> {
+                    Filemap.unlockPage(w.p1);
+                    Filemap.endPageWriteback(w.p0);
+                    Filemap.unlockPage(w.p0);
+                })
+                .atEnd(w -> w.file.check())
+                .build();
+    }
+
+    // ------------------------------------------------------------------ writeback-free-reuse
+
+    /** A page under writeback that is truncated (and freed) as soon as the writeback ends. */
+    static final class ReuseWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        String reused = "no";
+
+        ReuseWorld() {
+            Filemap.setPageWriteback(page);
+        }
+
+        /** A reader of the page that waits for its writeback (holding a reference). */
+        void waiter() {
+            Page p = PageCache.findGetPage(file.mapping, 0);
+            if (p != null) {
+                Filemap.waitOnPageWriteback(p);
+                Page.putPage(p);
+            }
+        }
+
+        /**
+         * mm/truncate.c, in short: lock, wait for writeback, delete from the cache, unlock, put;
+         * then refill the index with a newly allocated page, which reuses the freed
+         * {@code struct page} when it is free by then.
+         */
+        void truncater() {
+            Page p = PageCache.findLockPage(file.mapping, 0);
+            Filemap.waitOnPageWriteback(p);
+            PageCache.deleteFromPageCache(p);
+            Filemap.unlockPage(p);
+            Page.putPage(p);
+            Page fresh = PageCache.pageCacheAlloc(file.mapping);
+            if (fresh == page) {
+                reused = "yes";
+                Kernel.event("%s reused", fresh);
+            }
+            PageCache.addToPageCacheLru(fresh, file.mapping, 0);
+            PageFlags.SetPageUptodate(fresh);
+            Filemap.unlockPage(fresh);
+            Page.putPage(fresh);
+        }
+    }
+
+    /**
+     * {@code writeback-free-reuse}: writeback ends in interrupt context while a reader waits on
+     * it and a truncation waits to free the page, which a third task then reuses.
+     */
+    static Scenario<ReuseWorld> writebackFreeReuse() {
+        return Scenario.<ReuseWorld>named("writeback-free-reuse",
+                "writeback ends while a reader waits on it; truncation frees the page and it is reused")
+                .set(MmOptions.PAGE_WAIT_TABLE_SIZE, 1)
+                .setup(ReuseWorld::new)
+                .task("waiter", ReuseWorld::waiter)
+                .task("truncate", ReuseWorld::truncater)
+                .tasks((w, s) -> s.irq("end_io", () -> Filemap.endPageWriteback(w.page)))
+                .atEnd(w -> w.file.check())
+                .outcome(w -> "reused=" + w.reused)
+                .build();
+    }
+
+    // ------------------------------------------------------------------ async-page-lock
+
+    /** A page locked and under writeback; an async locker waits for it by callback. */
+    static final class AsyncWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        int retries;
+
+        AsyncWorld() {
+            Filemap.lockPage(page);
+            Filemap.setPageWriteback(page);
+        }
+
+        /**
+         * An io_uring-style locker: {@code lock_page_async()}; on {@code -EIOCBQUEUED} wait for the
+         * page-unlock callback's task_work and try again.
+         */
+        void asyncLocker() {
+            AsyncRetry retry = new AsyncRetry("aio.wpq");
+            for (;;) {
+                retry.waiter.initEntry();
+                int ret = Filemap.lockPageAsync(page, retry.waiter.wpq);
+                if (ret == 0) {
+                    break;
+                }
+                Kernel.BUG_ON(ret != -Errno.EIOCBQUEUED, "lock_page_async returned " + Errno.name(ret));
+                retry.awaitCallback();
+            }
+            Kernel.event("aio owns %s", page);
+            Filemap.unlockPage(page);
+            retries = retry.retries();
+        }
+    }
+
+    /**
+     * {@code async-page-lock}: {@code lock_page_async()} with a task_work retry against a holder's
+     * unlock and a writeback completion on the same page (which walks the page's queue for
+     * another bit, so the callback entry must record {@code page_match}).
+     */
+    static Scenario<AsyncWorld> asyncLock() {
+        return Scenario.<AsyncWorld>named("async-page-lock",
+                "lock_page_async with a task_work retry vs a holder's unlock and end_page_writeback on the same page")
+                .setup(AsyncWorld::new)
+                .task("holder", w -> Filemap.unlockPage(w.page))
+                .task("aio", AsyncWorld::asyncLocker)
+                .tasks((w, s) -> s.irq("end_io", () -> Filemap.endPageWriteback(w.page)))
+                .atEnd(w -> w.file.check())
+                .outcome(w -> "retries=" + w.retries)
+                .build();
+    }
+}

@@ -393,6 +393,8 @@ public class Bio extends KObject {
                 throw new NoSuchElementException();
             }
             BioVec bv = bioIterIovec(bio, iter);
+            // The kernel would spin here forever; the model has no scheduling point in this loop.
+            Kernel.BUG_ON(bv.bvLen == 0, "empty segment with " + iter.biSize + " bytes left: " + bio + " iter " + iter);
             pending = bv.bvLen;
             return bv;
         }

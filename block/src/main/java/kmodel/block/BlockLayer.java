@@ -1,0 +1,37 @@
+package kmodel.block;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The block layer's global state for one execution: {@code fs_bio_set} (block/bio.c) and the
+ * sequence that names bios "bio0", "bio1", ... in creation order. The kernel keeps these in
+ * static storage; the model keeps no static mutable state (each execution builds its own world),
+ * so a scenario creates one {@code BlockLayer} in its setup and hands it to the disks and bio sets
+ * it makes ({@code kmodel.fs.blockdev.Bdev.create} does this for you).
+ */
+public final class BlockLayer {
+    /** block/bio.c: {@code fs_bio_set}, for {@code bio_alloc()}. */
+    public final BioSet fsBioSet;
+    private final AtomicInteger nextBio = new AtomicInteger();
+    private final AtomicInteger nextDisk = new AtomicInteger();
+
+    public BlockLayer() {
+        this.fsBioSet = new BioSet(this, "fs_bio_set", Bio::new);
+    }
+
+    /** The next bio name in creation order: "bio0", "bio1", ... */
+    String nextBioName() {
+        return "bio" + nextBio.getAndIncrement();
+    }
+
+    /** How many bios were allocated so far (tests and statistics). */
+    public int biosAllocated() {
+        return nextBio.get();
+    }
+
+    /** The next default disk name: "sda", "sdb", ... */
+    public String nextDiskName() {
+        int n = nextDisk.getAndIncrement();
+        return "sd" + (char) ('a' + (n % 26));
+    }
+}

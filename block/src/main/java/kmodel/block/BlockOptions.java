@@ -1,0 +1,31 @@
+package kmodel.block;
+
+import kmodel.kernel.KconfigOption;
+
+/** Kconfig options read by the block module. */
+public final class BlockOptions {
+    private BlockOptions() {
+    }
+
+    /**
+     * Seed 002 patch 01, "block: read-ahead submission should imply no-wait as well":
+     * {@code #define REQ_RAHEAD ((1ULL << __REQ_RAHEAD) | (1ULL << __REQ_NOWAIT))}. With y (the
+     * default: the seed patch applied) every read-ahead bio is also {@code REQ_NOWAIT}: it fails
+     * with {@code BLK_STS_AGAIN} instead of sleeping for a request tag, and with
+     * {@code BLK_STS_NOTSUPP} on a queue without {@code QUEUE_FLAG_NOWAIT}.
+     *
+     * <p>With n, {@code REQ_RAHEAD} is the single bit, as in the merged v5.9/v5.10 code: the patch
+     * was dropped after Sedat Dilek reported boot slow-downs, and the merged series instead marks
+     * bios {@code REQ_NOWAIT} through the submitter's plug (f44268f81295 "block: provide plug
+     * based way of signaling forced no-wait semantics", used by io_uring) (KERNEL-NOTES A.10).
+     * The plug is not modelled (see the package limitations). Read through
+     * {@link BlkTypes#reqRahead()}.
+     */
+    public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,
+            "seed 002 patch 01: REQ_RAHEAD implies REQ_NOWAIT (n: merged v5.9 form, REQ_RAHEAD alone)");
+
+    /** Every option of this module. */
+    public static KconfigOption[] all() {
+        return new KconfigOption[] {REQ_RAHEAD_NOWAIT};
+    }
+}

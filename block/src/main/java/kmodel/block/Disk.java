@@ -1,0 +1,154 @@
+package kmodel.block;
+
+import static kmodel.block.BlkTypes.SECTOR_SHIFT;
+import static kmodel.block.BlkTypes.SECTOR_SIZE;
+
+import java.util.TreeSet;
+import kmodel.kernel.Kernel;
+import kmodel.mm.Page;
+
+/**
+ * A simulated blk-mq disk and its driver, in the manner of drivers/block/null_blk with
+ * {@code irqmode} set: media of 512-byte sectors with contents, {@code nr_requests} request
+ * tags, optional {@code QUEUE_FLAG_NOWAIT}, and injectable read errors.
+ *
+ * <h2>Completion in interrupt context</h2>
+ * {@link #queueRq} starts the request and creates an interrupt-context task named
+ * {@code "irq:" + bio} (column "irq"); the schedule explorer therefore picks when each request
+ * completes, in any order relative to the others and to every other task. The interrupt handler
+ * ({@link #completeRequest}):
+ * <ol>
+ *   <li>transfers the data, walking the bio from its {@code bi_iter} as a driver walks a request
+ *       ({@code rq_for_each_segment}): device to pages for reads, pages to device for writes;
+ *       a read stops at the first sector with an injected error;</li>
+ *   <li>{@code blk_mq_end_request(rq, status)}: {@code bio_advance()} (so {@code bi_iter} is
+ *       consumed), {@code bio_endio()} (the bio's {@code bi_end_io}, still in interrupt
+ *       context), and only then the request and its tag are freed, waking a tag waiter.</li>
+ * </ol>
+ *
+ * <p>Lock rule: the media is touched only by completions of requests for the sectors in
+ * question and by set-up code; concurrent requests for the same sectors are not ordered (as on
+ * a real disk). Error injection is set-up only.
+ */
+public final class Disk implements BlkMqOps {
+    /** The gendisk. */
+    public final GenDisk gendisk;
+    /** Its request queue. */
+    public final RequestQueue queue;
+    /** The media: {@code capacity * 512} bytes. */
+    private final byte[] media;
+    /** Sectors whose reads fail with {@code BLK_STS_IOERR}. */
+    private final TreeSet<Long> badSectors = new TreeSet<>();
+
+    /**
+     * A disk of {@code nrSectors} sectors with {@code nrTags} request tags; {@code nowait}
+     * sets {@code QUEUE_FLAG_NOWAIT}. The media is filled with {@link #pattern}.
+     */
+    public Disk(BlockLayer layer, String name, long nrSectors, int nrTags, boolean nowait) {
+        Kernel.BUG_ON(nrSectors <= 0 || nrSectors > (Integer.MAX_VALUE >> SECTOR_SHIFT), "disk size " + nrSectors);
+        this.queue = new RequestQueue(layer, name, nrTags, nowait, this);
+        this.gendisk = new GenDisk(layer, name, queue, nrSectors);
+        this.gendisk.privateData = this;
+        this.queue.disk = gendisk;
+        this.media = new byte[(int) (nrSectors << SECTOR_SHIFT)];
+        for (int i = 0; i < media.length; i++) {
+            media[i] = pattern(i >>> SECTOR_SHIFT, i & (SECTOR_SIZE - 1));
+        }
+    }
+
+    /**
+     * The initial contents of byte {@code offset} of sector {@code sector}: deterministic, and
+     * different for neighbouring sectors and pages at the same offset.
+     */
+    public static byte pattern(long sector, int offset) {
+        return (byte) (sector * 7 + (sector >>> 8) * 13 + offset * 3 + 1);
+    }
+
+    /** The byte at device position {@code pos} now (checks; no scheduling point). */
+    public byte byteAt(long pos) {
+        return media[(int) pos];
+    }
+
+    /** A copy of {@code len} bytes from device position {@code pos} (checks). */
+    public byte[] read(long pos, int len) {
+        byte[] out = new byte[len];
+        System.arraycopy(media, (int) pos, out, 0, len);
+        return out;
+    }
+
+    /** Makes reads of {@code sector} fail with {@code BLK_STS_IOERR} (set-up only). */
+    public void injectReadError(long sector) {
+        badSectors.add(sector);
+    }
+
+    /** Removes an injected error (set-up only). */
+    public void clearReadError(long sector) {
+        badSectors.remove(sector);
+    }
+
+    /** The statistics. */
+    public DiskStats stats() {
+        return gendisk.stats;
+    }
+
+    /**
+     * {@code ->queue_rq()}: {@code blk_mq_start_request()} and raise the completion interrupt as
+     * a task of its own.
+     */
+    @Override
+    public int queueRq(final Request rq) {
+        BlkMq.blkMqStartRequest(rq);
+        Kernel.rt().spawn("irq:" + rq.bio, "irq", true, false, new Runnable() {
+            @Override
+            public void run() {
+                completeRequest(rq);
+            }
+        });
+        return BlkTypes.BLK_STS_OK;
+    }
+
+    /**
+     * The completion interrupt: transfer the data, then {@code blk_mq_end_request()} with
+     * {@code BLK_STS_OK}, or {@code BLK_STS_IOERR} when a read met a bad sector (the sectors before
+     * it were transferred, as a device DMAs before reporting the error).
+     */
+    void completeRequest(Request rq) {
+        Bio bio = rq.bio;
+        boolean write = BlkTypes.opIsWrite(BlkTypes.opOf(rq.cmdFlags));
+        long pos = rq.blkRqPos() << SECTOR_SHIFT;
+        int status = BlkTypes.BLK_STS_OK;
+        BvecIter iter = new BvecIter();
+        for (BioVec bv : Bio.bioForEachSegment(bio, iter)) {
+            Page page = bv.bvPage;
+            page.touch();
+            for (int i = 0; i < bv.bvLen; i++, pos++) {
+                if (!write && (pos & (SECTOR_SIZE - 1)) == 0 && badSectors.contains(pos >>> SECTOR_SHIFT)) {
+                    status = BlkTypes.BLK_STS_IOERR;
+                    break;
+                }
+                if (write) {
+                    media[(int) pos] = page.data[bv.bvOffset + i];
+                    gendisk.stats.bytesWritten++;
+                } else {
+                    page.data[bv.bvOffset + i] = media[(int) pos];
+                    gendisk.stats.bytesRead++;
+                }
+            }
+            if (status != BlkTypes.BLK_STS_OK) {
+                break;
+            }
+        }
+        if (status != BlkTypes.BLK_STS_OK) {
+            gendisk.stats.ioErrors++;
+        }
+        if (BlkTypes.tracing()) {
+            Kernel.event("%s completes %s: %s", gendisk, bio, BlkTypes.statusName(status));
+        }
+        BlkMq.blkMqEndRequest(rq, status);
+    }
+
+    @Override
+    public String toString() {
+        return gendisk.diskName;
+    }
+}

@@ -1,0 +1,131 @@
+package kmodel.fs.blockdev;
+
+import kmodel.block.BioChecks;
+import kmodel.block.BlkTypes;
+import kmodel.block.BlockDevice;
+import kmodel.block.BlockLayer;
+import kmodel.block.Disk;
+import kmodel.block.DiskStats;
+import kmodel.block.RequestQueue;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+import kmodel.mm.AddressSpace;
+import kmodel.mm.File;
+import kmodel.mm.Inode;
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageFlags;
+
+/**
+ * A block device node for scenarios and tests: a {@link Disk} of whole pages with deterministic
+ * contents ({@link Disk#pattern}), its {@link BlockDevice}, the bdev inode whose page cache uses
+ * {@code def_blk_aops} ({@code i_blkbits = PAGE_SHIFT}, {@code i_size} = the capacity), and
+ * {@link #open()} ({@code blkdev_open()}). Not a kernel structure: the world a scenario's setup
+ * builds, as {@code k.blockDevice(8).open()} in DESIGN.md.
+ *
+ * <p>Build it in the program's boot (or inside a task), never in a static initializer.
+ */
+public final class Bdev {
+    /** The block layer (bio naming, {@code fs_bio_set}). */
+    public final BlockLayer layer;
+    /** The disk (media, tags, error injection, statistics). */
+    public final Disk disk;
+    /** {@code struct block_device}. */
+    public final BlockDevice bdev;
+    /** The bdev inode. */
+    public final Inode inode;
+    /** {@code ra_pages} of the files {@link #open()} returns. */
+    public final int raPages;
+    private int opened;
+
+    private Bdev(BlockLayer layer, String name, int nrPages, int nrTags, int raPages, boolean nowait) {
+        this.layer = layer;
+        this.raPages = raPages;
+        this.disk = new Disk(layer, name, (long) nrPages << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT), nrTags, nowait);
+        this.bdev = new BlockDevice(disk.gendisk);
+        this.inode = new Inode("bdev:" + name, (long) nrPages << Page.PAGE_SHIFT, new BlockDev.DefBlkAops(bdev),
+                Page.PAGE_SHIFT);
+        this.bdev.bdInode = inode;
+    }
+
+    /**
+     * A device of {@code nrPages} pages with {@code nrTags} request tags and
+     * {@code QUEUE_FLAG_NOWAIT}, whose files read ahead up to {@code raPages} pages (0 disables
+     * read-ahead).
+     */
+    public static Bdev create(int nrPages, int nrTags, int raPages) {
+        return create(new BlockLayer(), nrPages, nrTags, raPages, true);
+    }
+
+    /** As {@link #create(int, int, int)}, in an existing block layer, choosing NOWAIT support. */
+    public static Bdev create(BlockLayer layer, int nrPages, int nrTags, int raPages, boolean nowait) {
+        return new Bdev(layer, layer.nextDiskName(), nrPages, nrTags, raPages, nowait);
+    }
+
+    /** fs/block_dev.c: {@code blkdev_open()}: a new file on the device ("sda.f0", "sda.f1", ...). */
+    public File open() {
+        return BlockDev.blkdevOpen(bdev, disk.gendisk.diskName + ".f" + opened++, raPages);
+    }
+
+    /** The page cache of the device ({@code bd_inode->i_mapping}). */
+    public AddressSpace mapping() {
+        return inode.iMapping;
+    }
+
+    /** The request queue. */
+    public RequestQueue queue() {
+        return disk.queue;
+    }
+
+    /** The disk's counters. */
+    public DiskStats stats() {
+        return disk.stats();
+    }
+
+    /** Makes reads of the page at {@code index} fail (its first sector). Set-up only. */
+    public void injectReadError(long index) {
+        disk.injectReadError(index << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT));
+    }
+
+    /** The device's byte at {@code pos} now (the reference for data checks). */
+    public byte byteAt(long pos) {
+        return disk.byteAt(pos);
+    }
+
+    /**
+     * A reader got {@code len} bytes of the device at {@code pos} into {@code buf[off..]}: each
+     * must equal the device's, else {@code data-corruption}.
+     */
+    public void expectBytes(long pos, byte[] buf, int off, int len) {
+        for (int i = 0; i < len; i++) {
+            if (buf[off + i] != disk.byteAt(pos + i)) {
+                Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + (pos + i) + " of " + disk + " read as "
+                        + buf[off + i] + ", the device holds " + disk.byteAt(pos + i));
+            }
+        }
+    }
+
+    /** Every uptodate page in the cache holds the device's bytes, else {@code data-corruption}. */
+    public void expectCacheMatchesDisk() {
+        for (Page p : mapping().peekPages()) {
+            if ((p.flags.peek() & (1L << PageFlags.PG_uptodate)) != 0) {
+                expectBytes(p.index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
+            }
+        }
+    }
+
+    /**
+     * End-of-run checks: the page cache's references are expected and no cached page is still
+     * locked ({@code lock-leak}); every request tag is free again.
+     */
+    public void checkAtEnd() {
+        PageCache.checkInvariants(mapping());
+        PageCache.expectCacheReferences(mapping(), Kernel.lifetimes());
+        BioChecks.checkQueueQuiescent(disk.queue);
+    }
+
+    @Override
+    public String toString() {
+        return disk.toString();
+    }
+}

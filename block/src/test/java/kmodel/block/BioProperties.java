@@ -1,0 +1,251 @@
+package kmodel.block;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.sched.ExecutionResult;
+import kmodel.kernel.sched.Run;
+import kmodel.mm.Page;
+import kmodel.mm.PageAllocator;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Clones, trims and splits against a reference: the parent's bytes are the concatenation of the
+ * ranges added with {@code bio_add_page()}, computed without the model; every window the model
+ * produces must iterate exactly the corresponding slice, and {@link BioChecks} must hold
+ * throughout.
+ */
+class BioProperties {
+    /** Pages in the pool the ranges are drawn from (small, so that ranges meet and merge). */
+    static final int POOL = 3;
+
+    /** One {@code bio_add_page()} call: page, offset, length; {@code contiguous} continues the last range. */
+    static final class Range {
+        final int page;
+        final int offset;
+        final int len;
+        final boolean contiguous;
+
+        Range(int page, int offset, int len, boolean contiguous) {
+            this.page = page;
+            this.offset = offset;
+            this.len = len;
+            this.contiguous = contiguous;
+        }
+
+        @Override
+        public String toString() {
+            return (contiguous ? "+" : "") + "P" + page + "[" + offset + ",+" + len + ")";
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Range>> ranges() {
+        Arbitrary<Range> range = Combinators.combine(
+                Arbitraries.integers().between(0, POOL - 1),
+                Arbitraries.integers().between(0, 7).map(k -> k * 512).injectDuplicates(0.3)
+                        .flatMap(off -> Arbitraries.integers().between(1, Page.PAGE_SIZE - off)
+                                .map(len -> new int[] {off, len})),
+                Arbitraries.of(true, false))
+                .as((page, offLen, contiguous) -> new Range(page, offLen[0], offLen[1], contiguous));
+        Arbitrary<Range> anyOffset = Combinators.combine(
+                Arbitraries.integers().between(0, POOL - 1),
+                Arbitraries.integers().between(0, Page.PAGE_SIZE - 1)
+                        .flatMap(off -> Arbitraries.integers().between(1, Page.PAGE_SIZE - off)
+                                .map(len -> new int[] {off, len})),
+                Arbitraries.of(true, false))
+                .as((page, offLen, contiguous) -> new Range(page, offLen[0], offLen[1], contiguous));
+        return Arbitraries.oneOf(range, anyOffset).list().ofMinSize(1).ofMaxSize(10);
+    }
+
+    /** The ranges actually added: contiguous ones continue the previous range's page where it ended. */
+    static List<int[]> resolve(List<Range> ranges) {
+        List<int[]> out = new ArrayList<>();
+        int total = 0;
+        for (Range r : ranges) {
+            int page = r.page;
+            int off = r.offset;
+            int len = r.len;
+            if (r.contiguous && !out.isEmpty()) {
+                int[] prev = out.get(out.size() - 1);
+                if (prev[1] + prev[2] < Page.PAGE_SIZE) {
+                    page = prev[0];
+                    off = prev[1] + prev[2];
+                    len = Math.min(len, Page.PAGE_SIZE - off);
+                }
+            }
+            out.add(new int[] {page, off, len});
+            total += len;
+        }
+        if (total < 2 * 512) {
+            out.add(new int[] {0, 0, Page.PAGE_SIZE});
+        }
+        return out;
+    }
+
+    static byte content(int page, int offset) {
+        return (byte) (page * 89 + offset * 7 + offset / 251);
+    }
+
+    /** The reference: the bytes the ranges describe, in order. */
+    static byte[] reference(List<int[]> added) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int[] a : added) {
+            for (int i = a[1]; i < a[1] + a[2]; i++) {
+                out.write(content(a[0], i));
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Builds the parent bio inside a task (pages kept alive by the test) and runs {@code body}. */
+    interface WithParent {
+        void run(BlockLayer layer, Bio parent, byte[] ref);
+    }
+
+    static void withParent(List<Range> ranges, WithParent body) {
+        List<int[]> added = resolve(ranges);
+        byte[] ref = reference(added);
+        boolean[] merged = new boolean[1];
+        ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
+            PageAllocator alloc = new PageAllocator();
+            Page[] pool = new Page[POOL];
+            for (int p = 0; p < POOL; p++) {
+                pool[p] = alloc.allocPage();
+                for (int i = 0; i < Page.PAGE_SIZE; i++) {
+                    pool[p].data[i] = content(p, i);
+                }
+                Kernel.lifetimes().expect(pool[p], 1, "test page");
+            }
+            BlockLayer layer = new BlockLayer();
+            Bio parent = BlockBio.bioAlloc(layer, added.size());
+            for (int[] a : added) {
+                assertEquals(a[2], BlockBio.bioAddPage(parent, pool[a[0]], a[2], a[1]));
+            }
+            merged[0] = parent.biVcnt < added.size();
+            BioChecks.checkInvariants(parent);
+            assertArrayEquals(ref, BlockTesting.bytesOf(Bio.bioForEachSegmentAll(parent)));
+            body.run(layer, parent, ref);
+            BlockBio.bioPut(parent);
+        });
+        assertNull(r.violation(), () -> r.violation().summary() + (r.oops() != null ? " " + r.oops() : ""));
+        // Statistics are collected on the property's thread, not inside the model task.
+        Statistics.label("ranges merged into one bvec").collect(merged[0]);
+    }
+
+    static byte[] iterate(Bio bio) {
+        return BlockTesting.bytesOf(Bio.bioForEachSegment(bio, new BvecIter()));
+    }
+
+    @Property(tries = 250)
+    void aTrimmedFastCloneIteratesExactlyItsWindowOfTheParentsBytes(@ForAll("ranges") List<Range> ranges,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b) {
+        boolean[] midBvec = new boolean[1];
+        withParent(ranges, (layer, parent, ref) -> {
+            int sectors = ref.length / 512;
+            int off = a % sectors;
+            int size = 1 + b % (sectors - off);
+            Bio clone = BlockBio.bioCloneFast(parent, layer.fsBioSet);
+            BlockBio.bioTrim(clone, off, size);
+            BioChecks.checkInvariants(clone);
+            midBvec[0] = clone.biIter.biBvecDone != 0;
+            byte[] window = Arrays.copyOfRange(ref, off * 512, (off + size) * 512);
+            assertArrayEquals(window, iterate(clone));
+            BvecIter saved = clone.biIter.copy();
+            BlockBio.bioAdvance(clone, clone.biIter.biSize);
+            assertArrayEquals(window, BlockTesting.bytesOf(Bio.__bioForEachSegment(clone, new BvecIter(), saved)),
+                    "the saved iter still yields the window after completion consumed bi_iter");
+            BlockBio.bioPut(clone);
+        });
+        Statistics.label("window starts mid-bvec").collect(midBvec[0]);
+    }
+
+    @Property(tries = 250)
+    void aSplitAndTheAdvancedParentTogetherIterateTheParentsBytes(@ForAll("ranges") List<Range> ranges,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int a) {
+        withParent(ranges, (layer, parent, ref) -> {
+            int sectors = parent.biIter.biSize / 512;
+            if (sectors < 2 || parent.biIter.biSize % 512 != 0) {
+                // bio_split() BUG_ONs unless 0 < sectors < bio_sectors(); trim to whole sectors first
+                Bio whole = BlockBio.bioCloneFast(parent, layer.fsBioSet);
+                BlockBio.bioTrim(whole, 0, sectors);
+                checkSplit(layer, whole, Arrays.copyOf(ref, sectors * 512), a);
+                BlockBio.bioPut(whole);
+                return;
+            }
+            checkSplit(layer, parent, ref, a);
+        });
+    }
+
+    private static void checkSplit(BlockLayer layer, Bio bio, byte[] ref, int a) {
+        int sectors = Bio.bioSectors(bio);
+        if (sectors < 2) {
+            return;
+        }
+        int at = 1 + a % (sectors - 1);
+        long start = bio.biIter.biSector;
+        Bio split = BlockBio.bioSplit(bio, at, layer.fsBioSet);
+        BioChecks.checkInvariants(split);
+        BioChecks.checkInvariants(bio);
+        assertEquals(start + at, bio.biIter.biSector);
+        assertArrayEquals(Arrays.copyOfRange(ref, 0, at * 512), iterate(split));
+        assertArrayEquals(Arrays.copyOfRange(ref, at * 512, ref.length), iterate(bio));
+        BlockBio.bioPut(split);
+    }
+
+    @Property(tries = 200)
+    void bioCloneBiosetPartialCopiesTheSameWindowAsATrimmedFastClone(@ForAll("ranges") List<Range> ranges,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b) {
+        withParent(ranges, (layer, parent, ref) -> {
+            int sectors = ref.length / 512;
+            int off = a % sectors;
+            int size = 1 + b % (sectors - off);
+            Bio fast = BlockBio.bioCloneFast(parent, layer.fsBioSet);
+            BlockBio.bioTrim(fast, off, size);
+            Bio copy = BlockBio.bioCloneBiosetPartial(parent, layer.fsBioSet, off * 512, size * 512);
+            BioChecks.checkInvariants(copy);
+            assertEquals(Bio.bioSegments(fast), copy.biVcnt, "one bvec per segment of the window");
+            assertEquals(fast.biIter.biSector, copy.biIter.biSector);
+            assertArrayEquals(iterate(fast), BlockTesting.bytesOf(Bio.bioForEachSegmentAll(copy)));
+            BlockBio.bioPut(fast);
+            BlockBio.bioPut(copy);
+        });
+    }
+
+    @Property(tries = 200)
+    void aCloneOfATrimmedCloneTrimmedAgainIteratesTheNestedWindow(@ForAll("ranges") List<Range> ranges,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int c, @ForAll @IntRange(min = 0, max = 1 << 20) int d) {
+        withParent(ranges, (layer, parent, ref) -> {
+            int sectors = ref.length / 512;
+            int off1 = a % sectors;
+            int size1 = 1 + b % (sectors - off1);
+            Bio outer = BlockBio.bioCloneFast(parent, layer.fsBioSet);
+            BlockBio.bioTrim(outer, off1, size1);
+            int off2 = c % size1;
+            int size2 = 1 + d % (size1 - off2);
+            Bio inner = BlockBio.bioCloneFast(outer, layer.fsBioSet);
+            BlockBio.bioTrim(inner, off2, size2);
+            BioChecks.checkInvariants(inner);
+            assertEquals(parent, inner.ioVecOwner(), "the table still belongs to the first parent");
+            int from = (off1 + off2) * 512;
+            assertArrayEquals(Arrays.copyOfRange(ref, from, from + size2 * 512), iterate(inner));
+            BlockBio.bioPut(inner);
+            BlockBio.bioPut(outer);
+        });
+    }
+}

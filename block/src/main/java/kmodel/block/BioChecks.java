@@ -89,8 +89,9 @@ public final class BioChecks {
 
     /**
      * A queue's tag invariants: every tag marked busy has its request holding one reference, and
-     * every free tag's request none; nobody waits for a tag while one is free and no completion
-     * is pending. Call when the queue is quiet.
+     * every free tag's request none; nobody waits for a tag while one is free
+     * ({@code missed-wakeup}). Call when the queue is quiet (no completion or wake-up in
+     * progress), e.g. at the end of a run.
      */
     public static void checkQueueQuiescent(RequestQueue q) {
         long busy = q.tags.bitmapTags.word.peek();
@@ -101,6 +102,11 @@ public final class BioChecks {
                 Kernel.fail(ViolationKind.BUG_ON, "tag invariant: tag " + t + (held ? " busy" : " free") + " but "
                         + rq.name() + " holds " + rq.refs() + " reference(s)");
             }
+        }
+        int waiters = q.peekTagWaiters();
+        if (waiters > 0 && Long.bitCount(busy) < q.tags.nrTags) {
+            Kernel.fail(ViolationKind.MISSED_WAKEUP, "tag invariant: " + waiters + " task(s) wait for a tag of " + q
+                    + " while " + (q.tags.nrTags - Long.bitCount(busy)) + " tag(s) are free");
         }
     }
 }

@@ -3,6 +3,7 @@ package kmodel.block;
 import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 import static kmodel.block.BlkTypes.SECTOR_SIZE;
 
+import java.util.TreeMap;
 import java.util.TreeSet;
 import kmodel.kernel.Kernel;
 import kmodel.mm.Page;
@@ -35,25 +36,24 @@ public final class Disk implements BlkMqOps {
     public final GenDisk gendisk;
     /** Its request queue. */
     public final RequestQueue queue;
-    /** The media: {@code capacity * 512} bytes. */
-    private final byte[] media;
+    /**
+     * The media: sectors written so far; every other sector holds its initial {@link #pattern}.
+     * Kept sparse so that building a large disk costs nothing per execution.
+     */
+    private final TreeMap<Long, byte[]> written = new TreeMap<>();
     /** Sectors whose reads fail with {@code BLK_STS_IOERR}. */
     private final TreeSet<Long> badSectors = new TreeSet<>();
 
     /**
      * A disk of {@code nrSectors} sectors with {@code nrTags} request tags; {@code nowait}
-     * sets {@code QUEUE_FLAG_NOWAIT}. The media is filled with {@link #pattern}.
+     * sets {@code QUEUE_FLAG_NOWAIT}. The media initially holds {@link #pattern}.
      */
     public Disk(BlockLayer layer, String name, long nrSectors, int nrTags, boolean nowait) {
-        Kernel.BUG_ON(nrSectors <= 0 || nrSectors > (Integer.MAX_VALUE >> SECTOR_SHIFT), "disk size " + nrSectors);
+        Kernel.BUG_ON(nrSectors <= 0, "disk size " + nrSectors);
         this.queue = new RequestQueue(layer, name, nrTags, nowait, this);
         this.gendisk = new GenDisk(layer, name, queue, nrSectors);
         this.gendisk.privateData = this;
         this.queue.disk = gendisk;
-        this.media = new byte[(int) (nrSectors << SECTOR_SHIFT)];
-        for (int i = 0; i < media.length; i++) {
-            media[i] = pattern(i >>> SECTOR_SHIFT, i & (SECTOR_SIZE - 1));
-        }
     }
 
     /**
@@ -66,14 +66,32 @@ public final class Disk implements BlkMqOps {
 
     /** The byte at device position {@code pos} now (checks; no scheduling point). */
     public byte byteAt(long pos) {
-        return media[(int) pos];
+        long sector = pos >>> SECTOR_SHIFT;
+        int off = (int) (pos & (SECTOR_SIZE - 1));
+        byte[] data = written.get(sector);
+        return data != null ? data[off] : pattern(sector, off);
     }
 
     /** A copy of {@code len} bytes from device position {@code pos} (checks). */
     public byte[] read(long pos, int len) {
         byte[] out = new byte[len];
-        System.arraycopy(media, (int) pos, out, 0, len);
+        for (int i = 0; i < len; i++) {
+            out[i] = byteAt(pos + i);
+        }
         return out;
+    }
+
+    /** The sector's bytes, materialised for writing. */
+    private byte[] sectorForWrite(long sector) {
+        byte[] data = written.get(sector);
+        if (data == null) {
+            data = new byte[SECTOR_SIZE];
+            for (int i = 0; i < SECTOR_SIZE; i++) {
+                data[i] = pattern(sector, i);
+            }
+            written.put(sector, data);
+        }
+        return data;
     }
 
     /** Makes reads of {@code sector} fail with {@code BLK_STS_IOERR} (set-up only). */
@@ -122,15 +140,17 @@ public final class Disk implements BlkMqOps {
             Page page = bv.bvPage;
             page.touch();
             for (int i = 0; i < bv.bvLen; i++, pos++) {
-                if (!write && (pos & (SECTOR_SIZE - 1)) == 0 && badSectors.contains(pos >>> SECTOR_SHIFT)) {
+                long sector = pos >>> SECTOR_SHIFT;
+                int off = (int) (pos & (SECTOR_SIZE - 1));
+                if (!write && off == 0 && badSectors.contains(sector)) {
                     status = BlkTypes.BLK_STS_IOERR;
                     break;
                 }
                 if (write) {
-                    media[(int) pos] = page.data[bv.bvOffset + i];
+                    sectorForWrite(sector)[off] = page.data[bv.bvOffset + i];
                     gendisk.stats.bytesWritten++;
                 } else {
-                    page.data[bv.bvOffset + i] = media[(int) pos];
+                    page.data[bv.bvOffset + i] = byteAt(pos);
                     gendisk.stats.bytesRead++;
                 }
             }

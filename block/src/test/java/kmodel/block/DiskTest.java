@@ -301,6 +301,29 @@ class DiskTest {
         });
     }
 
+    @Test
+    void aTagWaiterQueuedWhileATagIsFreeFailsTheQuiescenceCheck() {
+        runViolating(ViolationKind.MISSED_WAKEUP, () -> {
+            Disk disk = new Disk(new BlockLayer(), "sda", 64, 2, true);
+            SbitmapQueue.SbqWait wait = new SbitmapQueue.SbqWait("t1.sbq_wait");
+            disk.queue.tags.bitmapTags.sbitmapPrepareToWait(wait, kmodel.kernel.sched.Task.TASK_UNINTERRUPTIBLE);
+            BioChecks.checkQueueQuiescent(disk.queue);
+        });
+    }
+
+    @Test
+    void aLargeDiskCostsNothingToBuildAndServesItsLastPage() {
+        runClean(() -> {
+            Disk disk = new Disk(new BlockLayer(), "sda", 8L << 20, 2, true); // 4 GiB
+            Page[] p = pages(1);
+            long last = (8L << 20) - 8;
+            Bio r = bio(disk, BlkTypes.REQ_OP_READ, last, p[0]);
+            assertEquals(0, BlockBio.submitBioWait(r));
+            assertTrue(matchesDisk(disk, p[0], last));
+            BlockBio.bioPut(r);
+        });
+    }
+
     // ------------------------------------------------------------------ random schedules
 
     /**

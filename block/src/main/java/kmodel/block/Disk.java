@@ -68,8 +68,48 @@ public final class Disk implements BlkMqOps {
     public byte byteAt(long pos) {
         long sector = pos >>> SECTOR_SHIFT;
         int off = (int) (pos & (SECTOR_SIZE - 1));
-        byte[] data = written.get(sector);
+        byte[] data = written.isEmpty() ? null : written.get(sector);
         return data != null ? data[off] : pattern(sector, off);
+    }
+
+    /** Copies {@code len} bytes of device position {@code pos} into {@code dst[dstOff..]} (no scheduling point). */
+    public void copyOut(long pos, byte[] dst, int dstOff, int len) {
+        int done = 0;
+        while (done < len) {
+            long p = pos + done;
+            long sector = p >>> SECTOR_SHIFT;
+            int off = (int) (p & (SECTOR_SIZE - 1));
+            int n = Math.min(len - done, SECTOR_SIZE - off);
+            byte[] data = written.isEmpty() ? null : written.get(sector);
+            if (data != null) {
+                System.arraycopy(data, off, dst, dstOff + done, n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    dst[dstOff + done + i] = pattern(sector, off + i);
+                }
+            }
+            done += n;
+        }
+    }
+
+    /** Whether {@code len} bytes of {@code buf[off..]} equal the device's from {@code pos}; -1 if so, else the first differing index. */
+    public int firstMismatch(long pos, byte[] buf, int off, int len) {
+        int done = 0;
+        while (done < len) {
+            long p = pos + done;
+            long sector = p >>> SECTOR_SHIFT;
+            int so = (int) (p & (SECTOR_SIZE - 1));
+            int n = Math.min(len - done, SECTOR_SIZE - so);
+            byte[] data = written.isEmpty() ? null : written.get(sector);
+            for (int i = 0; i < n; i++) {
+                byte want = data != null ? data[so + i] : pattern(sector, so + i);
+                if (buf[off + done + i] != want) {
+                    return done + i;
+                }
+            }
+            done += n;
+        }
+        return -1;
     }
 
     /** A copy of {@code len} bytes from device position {@code pos} (checks). */
@@ -139,21 +179,29 @@ public final class Disk implements BlkMqOps {
         for (BioVec bv : Bio.bioForEachSegment(bio, iter)) {
             Page page = bv.bvPage;
             page.touch();
-            for (int i = 0; i < bv.bvLen; i++, pos++) {
-                long sector = pos >>> SECTOR_SHIFT;
-                int off = (int) (pos & (SECTOR_SIZE - 1));
-                if (!write && off == 0 && badSectors.contains(sector)) {
-                    status = BlkTypes.BLK_STS_IOERR;
-                    break;
-                }
-                if (write) {
-                    sectorForWrite(sector)[off] = page.data[bv.bvOffset + i];
-                    gendisk.stats.bytesWritten++;
-                } else {
-                    page.data[bv.bvOffset + i] = byteAt(pos);
-                    gendisk.stats.bytesRead++;
+            int len = bv.bvLen;
+            if (!write && !badSectors.isEmpty()) {
+                /* A read stops at the first bad sector that starts in this segment. */
+                long end = pos + bv.bvLen;
+                for (long at = (pos + SECTOR_SIZE - 1) & ~(long) (SECTOR_SIZE - 1); at < end; at += SECTOR_SIZE) {
+                    if (badSectors.contains(at >>> SECTOR_SHIFT)) {
+                        status = BlkTypes.BLK_STS_IOERR;
+                        len = (int) (at - pos);
+                        break;
+                    }
                 }
             }
+            if (write) {
+                for (int i = 0; i < len; i++) {
+                    long p = pos + i;
+                    sectorForWrite(p >>> SECTOR_SHIFT)[(int) (p & (SECTOR_SIZE - 1))] = page.data[bv.bvOffset + i];
+                }
+                gendisk.stats.bytesWritten += len;
+            } else {
+                copyOut(pos, page.data, bv.bvOffset, len);
+                gendisk.stats.bytesRead += len;
+            }
+            pos += len;
             if (status != BlkTypes.BLK_STS_OK) {
                 break;
             }

@@ -36,9 +36,20 @@ public final class PageWaitTable {
             throw new IllegalArgumentException("PAGE_WAIT_TABLE_SIZE must be at least 1, got " + size);
         }
         heads = new WaitQueueHead[size];
-        for (int i = 0; i < size; i++) {
-            heads[i] = new WaitQueueHead("page_wait_table[" + i + "]");
+    }
+
+    /**
+     * Head {@code i}, initialised on first use: the kernel initialises all 256 at boot, but a
+     * scenario touches a few, and every execution builds its world afresh. The first use is by
+     * whichever task hashes there first; an untouched head is an empty queue either way.
+     */
+    private WaitQueueHead headAt(int i) {
+        WaitQueueHead q = heads[i];
+        if (q == null) {
+            q = new WaitQueueHead("page_wait_table[" + i + "]");
+            heads[i] = q;
         }
+        return q;
     }
 
     /** Number of heads. */
@@ -48,12 +59,12 @@ public final class PageWaitTable {
 
     /** Head {@code i}, for checks and reports. */
     public WaitQueueHead head(int i) {
-        return heads[i];
+        return headAt(i);
     }
 
     /** mm/filemap.c: {@code page_waitqueue()}: the head {@code page} hashes to. */
     public WaitQueueHead pageWaitqueue(Page page) {
-        return heads[page.pfn % heads.length];
+        return headAt(page.pfn % heads.length);
     }
 
     /**
@@ -67,7 +78,7 @@ public final class PageWaitTable {
      */
     public void checkInvariants() {
         for (WaitQueueHead q : heads) {
-            if (q.lock.owner() != null) {
+            if (q == null || q.lock.owner() != null) {
                 continue;
             }
             for (WaitQueueEntry e : q.peekEntries()) {
@@ -95,7 +106,9 @@ public final class PageWaitTable {
     public int peekWaiters() {
         int n = 0;
         for (WaitQueueHead q : heads) {
-            n += q.peekLength();
+            if (q != null) {
+                n += q.peekLength();
+            }
         }
         return n;
     }

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.KernelOptions;
+import kmodel.block.BlockOptions;
 import kmodel.mm.MmOptions;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
@@ -25,6 +26,7 @@ public final class KconfigTable {
         ImmutableList.Builder<KconfigOption> b = ImmutableList.builder();
         b.add(KernelOptions.all());
         b.add(MmOptions.all());
+        b.add(BlockOptions.all());
         return b.build();
     }
 

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import kmodel.verification.scenarios.PageLockScenarios;
+import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -16,6 +17,7 @@ public final class ScenarioRegistry {
         ScenarioRegistry r = new ScenarioRegistry();
         TextbookScenarios.registerAll(r);
         PageLockScenarios.registerAll(r);
+        ReadScenarios.registerAll(r);
         return r;
     }
 

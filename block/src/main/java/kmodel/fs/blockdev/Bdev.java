@@ -97,11 +97,10 @@ public final class Bdev {
      * must equal the device's, else {@code data-corruption}.
      */
     public void expectBytes(long pos, byte[] buf, int off, int len) {
-        for (int i = 0; i < len; i++) {
-            if (buf[off + i] != disk.byteAt(pos + i)) {
-                Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + (pos + i) + " of " + disk + " read as "
-                        + buf[off + i] + ", the device holds " + disk.byteAt(pos + i));
-            }
+        int i = disk.firstMismatch(pos, buf, off, len);
+        if (i >= 0) {
+            Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + (pos + i) + " of " + disk + " read as "
+                    + buf[off + i] + ", the device holds " + disk.byteAt(pos + i));
         }
     }
 

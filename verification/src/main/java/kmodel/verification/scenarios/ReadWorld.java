@@ -1,0 +1,119 @@
+package kmodel.verification.scenarios;
+
+import java.util.ArrayList;
+import java.util.List;
+import kmodel.fs.blockdev.Bdev;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.mm.File;
+import kmodel.mm.FilemapRead;
+import kmodel.mm.Filemap;
+import kmodel.mm.IovIter;
+import kmodel.mm.Kiocb;
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageFlags;
+
+/**
+ * The world of the buffered-read scenarios: a block device with deterministic contents, opened
+ * as a file ({@code blkdev_open()}: FMODE_NOWAIT, and FMODE_BUF_RASYNC with the async series),
+ * whose {@code def_blk_aops} build bios into a simulated disk that completes them in interrupt
+ * context. Readers go through {@code generic_file_read_iter()}; every byte a reader gets is
+ * checked against the device, and the end of the run checks the page cache's references, that
+ * no page is left locked and that every request tag is free.
+ */
+final class ReadWorld {
+    final Bdev bdev;
+    final File file;
+    /** One entry per read: the return value as an errno name or a byte count. */
+    final List<String> results = new ArrayList<>();
+
+    ReadWorld(int nrPages, int nrTags, int raPages) {
+        bdev = Bdev.create(nrPages, nrTags, raPages);
+        file = bdev.open();
+    }
+
+    /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
+    ReadWorld cached(long index) {
+        Page p = PageCache.pageCacheAlloc(bdev.mapping());
+        for (int i = 0; i < Page.PAGE_SIZE; i++) {
+            p.data[i] = bdev.byteAt((index << Page.PAGE_SHIFT) + i);
+        }
+        PageCache.addToPageCacheLru(p, bdev.mapping(), index);
+        PageFlags.SetPageUptodate(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+        return this;
+    }
+
+    /** Makes reads of page {@code index} fail (set-up only). */
+    ReadWorld failing(long index) {
+        bdev.injectReadError(index);
+        return this;
+    }
+
+    /**
+     * A synchronous {@code read(2)}: one {@code generic_file_read_iter()} with {@code flags}
+     * ({@code 0} or {@code IOCB_NOWAIT}); checks the bytes it got.
+     */
+    long read(long pos, int len, int flags) {
+        IovIter iter = new IovIter(len);
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        results.add(Errno.name(ret));
+        return ret;
+    }
+
+    /**
+     * An io_uring-style async buffered read (fs/io_uring.c {@code io_read()}, v5.10, reduced):
+     * each attempt arms the page-unlock callback ({@code IOCB_WAITQ}) and calls
+     * {@code generic_file_read_iter()}; on {@code -EIOCBQUEUED} the task waits for the
+     * callback's task_work and re-issues; a short read is retried from where it stopped, as
+     * "io_uring: internally retry short reads" does. Returns the bytes read, or the error of an
+     * attempt that read nothing.
+     */
+    long readAsync(String name, long pos, int len) {
+        AsyncRetry retry = new AsyncRetry(name + ".wpq");
+        IovIter iter = new IovIter(len);
+        long done = 0;
+        long ret;
+        for (;;) {
+            Kiocb kiocb = new Kiocb(file, pos + done, 0);
+            retry.waiter.arm(kiocb);
+            ret = FilemapRead.genericFileReadIter(kiocb, iter);
+            if (ret == -Errno.EIOCBQUEUED) {
+                Kernel.event("read: -EIOCBQUEUED, callback armed");
+                retry.awaitCallback();
+                continue;
+            }
+            if (ret > 0) {
+                done += ret;
+                if (done < len) {
+                    continue;
+                }
+            }
+            break;
+        }
+        long result = done > 0 ? done : ret;
+        Kernel.event("async read(%s, %s) = %s", pos, len, Errno.name(result));
+        if (done > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) done);
+        }
+        results.add(Errno.name(result) + "/" + retry.retries() + "cb");
+        return result;
+    }
+
+    /** End-of-run checks. */
+    void check() {
+        bdev.checkAtEnd();
+        bdev.expectCacheMatchesDisk();
+        bdev.mapping().allocator.waitTable().checkInvariants();
+    }
+
+    String outcome() {
+        return String.join(",", results);
+    }
+}

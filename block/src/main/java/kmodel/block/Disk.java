@@ -3,6 +3,7 @@ package kmodel.block;
 import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 import static kmodel.block.BlkTypes.SECTOR_SIZE;
 
+import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import kmodel.kernel.Kernel;
@@ -81,13 +82,7 @@ public final class Disk implements BlkMqOps {
             int off = (int) (p & (SECTOR_SIZE - 1));
             int n = Math.min(len - done, SECTOR_SIZE - off);
             byte[] data = written.isEmpty() ? null : written.get(sector);
-            if (data != null) {
-                System.arraycopy(data, off, dst, dstOff + done, n);
-            } else {
-                for (int i = 0; i < n; i++) {
-                    dst[dstOff + done + i] = pattern(sector, off + i);
-                }
-            }
+            System.arraycopy(data != null ? data : patternSector(sector), off, dst, dstOff + done, n);
             done += n;
         }
     }
@@ -101,16 +96,42 @@ public final class Disk implements BlkMqOps {
             int so = (int) (p & (SECTOR_SIZE - 1));
             int n = Math.min(len - done, SECTOR_SIZE - so);
             byte[] data = written.isEmpty() ? null : written.get(sector);
-            for (int i = 0; i < n; i++) {
-                byte want = data != null ? data[so + i] : pattern(sector, so + i);
-                if (buf[off + done + i] != want) {
-                    return done + i;
-                }
+            if (data == null) {
+                data = patternSector(sector);
+            }
+            int m = Arrays.mismatch(buf, off + done, off + done + n, data, so, so + n);
+            if (m >= 0) {
+                return done + m;
             }
             done += n;
         }
         return -1;
     }
+
+    /**
+     * {@link #pattern} of a whole sector, memoised: a pure function of the sector number, so the
+     * memo is not model state (every execution would compute the same bytes).
+     */
+    private static byte[] patternSector(long sector) {
+        if (sector >= PATTERN_MEMO.length) {
+            byte[] b = new byte[SECTOR_SIZE];
+            for (int i = 0; i < SECTOR_SIZE; i++) {
+                b[i] = pattern(sector, i);
+            }
+            return b;
+        }
+        byte[] b = PATTERN_MEMO[(int) sector];
+        if (b == null) {
+            b = new byte[SECTOR_SIZE];
+            for (int i = 0; i < SECTOR_SIZE; i++) {
+                b[i] = pattern(sector, i);
+            }
+            PATTERN_MEMO[(int) sector] = b;
+        }
+        return b;
+    }
+
+    private static final byte[][] PATTERN_MEMO = new byte[4096][];
 
     /** A copy of {@code len} bytes from device position {@code pos} (checks). */
     public byte[] read(long pos, int len) {

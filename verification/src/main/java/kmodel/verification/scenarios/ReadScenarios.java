@@ -55,15 +55,14 @@ public final class ReadScenarios {
 
     /**
      * {@code waitq-spanning-read}: an IOCB_WAITQ read of pages 0-2 where page 1 is cached and
-     * pages 0 and 2 are not, while a synchronous reader reads page 2; read-ahead on ({@code ra
-     * = 4}) or off.
+     * pages 0 and 2 are not, racing its own bio completions (and the page-unlock callbacks they
+     * fire); read-ahead on ({@code ra = 4}) or off.
      */
     static Scenario<ReadWorld> waitqSpanning(String name, int ra) {
-        return Scenario.<ReadWorld>named(name, "an IOCB_WAITQ read spanning pages 0-2 (page 1 cached) vs a read(2) of page 2, "
+        return Scenario.<ReadWorld>named(name, "an IOCB_WAITQ read spanning pages 0-2 (page 1 cached) with a task_work retry, "
                 + (ra > 0 ? "read-ahead on" : "read-ahead off"))
                 .setup(() -> new ReadWorld(4, 2, ra).cached(1))
                 .task("uring", w -> w.readAsync("uring", 0, 3 * PAGE))
-                .task("sync", w -> w.read(2L * PAGE, PAGE, 0))
                 .atEnd(ReadWorld::check)
                 .outcome(ReadWorld::outcome)
                 .build();
@@ -88,15 +87,18 @@ public final class ReadScenarios {
 
     /**
      * {@code read-error}: page 1 of the device fails to read. A read of pages 0-1 (page 0 cached)
-     * returns page 0's bytes ({@code written ?: error}); a second reader of page 1 gets
-     * {@code -EIO} (or shares the first reader's failed attempt).
+     * returns page 0's bytes ({@code written ?: error}) and a second read of page 1 by the same
+     * task gets {@code -EIO}, while a reader of page 0 shares the cache.
      */
     static Scenario<ReadWorld> readError() {
         return Scenario.<ReadWorld>named("read-error",
-                "the disk fails page 1: a read of pages 0-1 (0 cached) returns page 0's bytes, a read of page 1 gets -EIO")
+                "the disk fails page 1: a read of pages 0-1 (0 cached) returns page 0's bytes, a re-read of page 1 gets -EIO")
                 .setup(() -> new ReadWorld(2, 2, 0).cached(0).failing(1))
-                .task("r01", w -> w.read(0, 2 * PAGE, 0))
-                .task("r1", w -> w.read(PAGE, PAGE, 0))
+                .task("r01", w -> {
+                    w.read(0, 2 * PAGE, 0);
+                    w.read(PAGE, PAGE, 0);
+                })
+                .task("r0", w -> w.read(0, PAGE, 0))
                 .atEnd(ReadWorld::check)
                 .outcome(ReadWorld::outcome)
                 .build();

@@ -47,7 +47,7 @@ public final class BugCatalog {
         b.add(bug(TEXTBOOK_SLEEP_HOLDING_SPINLOCK, "textbook (\"BUG: sleeping function called from invalid context\")",
                 "textbook-refcount", ViolationKind.LOCK_LEAK, "the releaser waits for the last user with the lookup lock held"));
         b.add(bug(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD,
-                "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "async-page-lock",
+                "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "read-same-page-waitq",
                 ViolationKind.MISSED_WAKEUP,
                 "__wait_on_page_locked_async tests the lock before queueing and setting PG_waiters"));
         b.add(bug(FilemapBugs.ASYNC_LOCK_NOT_TRYLOCK,

@@ -76,6 +76,15 @@ final class ReadWorld {
      * attempt that read nothing.
      */
     long readAsync(String name, long pos, int len) {
+        if ((file.fMode & File.FMODE_BUF_RASYNC) == 0) {
+            /*
+             * io_rw_should_retry(): no FMODE_BUF_RASYNC (the async series is off), so io_uring
+             * punts the read to an io-wq worker, which does a blocking read; the model does that
+             * read in this task.
+             */
+            Kernel.event("no FMODE_BUF_RASYNC: punt to io-wq (blocking read)");
+            return read(pos, len, 0);
+        }
         AsyncRetry retry = new AsyncRetry(name + ".wpq");
         IovIter iter = new IovIter(len);
         long done = 0;

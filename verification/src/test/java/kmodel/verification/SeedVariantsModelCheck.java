@@ -1,0 +1,62 @@
+package kmodel.verification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The model with each seed patch reverted (the Kconfig switches) still passes the scenarios that
+ * exercise it; and the model's own finding fails where it should.
+ */
+@Tag("modelcheck")
+class SeedVariantsModelCheck {
+    private static final ScenarioRegistry REG = ScenarioRegistry.everything();
+
+    private static CheckResult check(String scenario, String... sets) {
+        Kconfig cfg = KconfigTable.build(List.of(sets), List.of());
+        return ModelCheck.exhaustive(REG.get(scenario)).config(cfg).run();
+    }
+
+    @Test
+    void withoutTheAsyncSeriesTheUringReaderFallsBackToABlockingReadAndPasses() {
+        for (String s : List.of("read-same-page-waitq", "waitq-spanning-read", "waitq-spanning-read-nora")) {
+            CheckResult r = check(s, "ASYNC_BUFFERED_READS=n");
+            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+        }
+    }
+
+    @Test
+    void nowaitReadaheadPassesWithEitherReadaheadPatchReverted() {
+        for (String set : List.of("READAHEAD_NOWAIT=n", "REQ_RAHEAD_NOWAIT=n")) {
+            CheckResult r = check("nowait-readahead", set);
+            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+        }
+    }
+
+    @Test
+    void theV57PageWaitProtocolPassesThePageLockScenarios() {
+        for (String s : List.of("page-lock-killable", "page-wait-collisions", "writeback-free-reuse", "async-page-lock",
+                "read-same-page")) {
+            CheckResult r = check(s, "PAGE_WAIT_V57=y");
+            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+        }
+    }
+
+    @Test
+    void theKilledLockerFindingIsAMissedWakeupOnV510Defaults() {
+        CheckResult r = check("finding-killed-locker-strands-waiter");
+        assertEquals(ViolationKind.MISSED_WAKEUP, r.kind(), r.summaryLine());
+        assertTrue(r.diagram().contains("wake_page_function(killable"), r.diagram());
+    }
+
+    @Test
+    void theKilledLockerFindingDisappearsWithFairHandoffOrTheV57Protocol() {
+        assertTrue(check("finding-killed-locker-strands-waiter", "PAGE_LOCK_UNFAIRNESS=0").passed());
+        assertTrue(check("finding-killed-locker-strands-waiter", "PAGE_WAIT_V57=y").passed());
+    }
+}

@@ -665,6 +665,8 @@ public final class Filemap {
                 ret = -Errno.EIOCBQUEUED;
             }
             Spinlock.spinUnlockIrq(q.lock);
+            Kernel.event("__wait_on_page_locked_async(%s, set=%s) = %s (v1: tested before queueing)", page, set,
+                    Errno.name(ret));
             return ret;
         }
         Wait.__addWaitQueueEntryTail(q, wait.wait);

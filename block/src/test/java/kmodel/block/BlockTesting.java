@@ -74,21 +74,6 @@ final class BlockTesting {
 
     /** A seeded random schedule: random runnable task at every point, random data choices. */
     static Strategy random(long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        return new Strategy() {
-            @Override
-            public void beginExecution() {
-            }
-
-            @Override
-            public int pickTask(int[] ids, int n, int current) {
-                return ids[r.nextInt(n)];
-            }
-
-            @Override
-            public int pickValue(int n) {
-                return r.nextInt(n);
-            }
-        };
+        return kmodel.kernel.sched.Run.seededRandom(seed);
     }
 }

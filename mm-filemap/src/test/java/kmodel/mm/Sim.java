@@ -21,22 +21,7 @@ final class Sim {
 
     /** A strategy that picks uniformly among runnable tasks at every point, seeded. */
     static Strategy random(long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        return new Strategy() {
-            @Override
-            public void beginExecution() {
-            }
-
-            @Override
-            public int pickTask(int[] ids, int n, int current) {
-                return ids[r.nextInt(n)];
-            }
-
-            @Override
-            public int pickValue(int n) {
-                return r.nextInt(n);
-            }
-        };
+        return kmodel.kernel.sched.Run.seededRandom(seed);
     }
 
     /** What a batch of executions found. */

@@ -279,22 +279,7 @@ class BlockDevEndToEndTest {
         int[] again = new int[1];
         DeterministicRuntime.callOnRuntimeThread(() -> {
             try (DeterministicRuntime rt = new DeterministicRuntime()) {
-                SplittableRandom r = new SplittableRandom(3);
-                Strategy s = new Strategy() {
-                    @Override
-                    public void beginExecution() {
-                    }
-
-                    @Override
-                    public int pickTask(int[] ids, int n, int current) {
-                        return ids[r.nextInt(n)];
-                    }
-
-                    @Override
-                    public int pickValue(int n) {
-                        return r.nextInt(n);
-                    }
-                };
+                Strategy s = kmodel.kernel.sched.Run.seededRandom(3);
                 for (int i = 0; i < 200; i++) {
                     ExecutionResult res = rt.execute(program, s, Kconfig.defaults(), 200_000, false, false);
                     assertNull(res.violation(), () -> res.violation().summary());

@@ -32,6 +32,29 @@ public final class Run {
         };
     }
 
+    /**
+     * A seeded random schedule: a uniformly random runnable task at every point and random data
+     * choices; the same seed gives the same executions.
+     */
+    public static Strategy seededRandom(long seed) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        return new Strategy() {
+            @Override
+            public void beginExecution() {
+            }
+
+            @Override
+            public int pickTask(int[] ids, int n, int current) {
+                return ids[r.nextInt(n)];
+            }
+
+            @Override
+            public int pickValue(int n) {
+                return r.nextInt(n);
+            }
+        };
+    }
+
     /** Executes {@code program} once with the non-preemptive schedule, on a runtime thread. */
     public static ExecutionResult once(Program program, Kconfig config) {
         return once(program, nonPreemptive(), config, false);

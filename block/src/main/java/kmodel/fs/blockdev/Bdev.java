@@ -106,9 +106,19 @@ public final class Bdev {
 
     /** Every uptodate page in the cache holds the device's bytes, else {@code data-corruption}. */
     public void expectCacheMatchesDisk() {
+        long size = inode.iSize.plain();
         for (Page p : mapping().peekPages()) {
             if ((p.flags.peek() & (1L << PageFlags.PG_uptodate)) != 0) {
-                expectBytes(p.index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
+                long pos = p.index << Page.PAGE_SHIFT;
+                int inside = (int) Math.max(0, Math.min(Page.PAGE_SIZE, size - pos));
+                expectBytes(pos, p.data, 0, inside);
+                /* block_read_full_page() zero-fills the blocks past i_size of a page it reads. */
+                for (int i = inside; i < Page.PAGE_SIZE; i++) {
+                    if (p.data[i] != 0) {
+                        Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + (pos + i) + " of " + p.describe()
+                                + " lies past the end of " + disk + " but is " + p.data[i] + ", not 0");
+                    }
+                }
             }
         }
     }

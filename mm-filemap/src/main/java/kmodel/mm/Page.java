@@ -75,7 +75,7 @@ public final class Page extends KObject {
         released();
     }
 
-    /** {@code page_ref_count()}: a scheduling point. */
+    /** include/linux/page_ref.h: {@code page_ref_count()}: a scheduling point. */
     public int pageRefCount() {
         touch();
         return refcount.read();

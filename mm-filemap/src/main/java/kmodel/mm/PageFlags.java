@@ -64,34 +64,34 @@ public final class PageFlags {
         Bitops.clearBit(bit, page.flags);
     }
 
-    /** {@code PageLocked()}. */
+    /** include/linux/page-flags.h: {@code PageLocked()}. */
     public static boolean PageLocked(Page page) {
         return test(PG_locked, page);
     }
 
-    /** {@code __SetPageLocked()}: non-atomic, for a page not yet visible to others. */
+    /** include/linux/page-flags.h: {@code __SetPageLocked()}: non-atomic, for a page not yet visible to others. */
     public static void __SetPageLocked(Page page) {
         page.touch();
         Bitops.__setBit(PG_locked, page.flags);
     }
 
-    /** {@code __ClearPageLocked()}: non-atomic, for a page not visible to others. */
+    /** include/linux/page-flags.h: {@code __ClearPageLocked()}: non-atomic, for a page not visible to others. */
     public static void __ClearPageLocked(Page page) {
         page.touch();
         Bitops.__clearBit(PG_locked, page.flags);
     }
 
-    /** {@code PageWaiters()}. */
+    /** include/linux/page-flags.h: {@code PageWaiters()}. */
     public static boolean PageWaiters(Page page) {
         return test(PG_waiters, page);
     }
 
-    /** {@code SetPageWaiters()}. */
+    /** include/linux/page-flags.h: {@code SetPageWaiters()}. */
     public static void SetPageWaiters(Page page) {
         set(PG_waiters, page);
     }
 
-    /** {@code ClearPageWaiters()}. */
+    /** include/linux/page-flags.h: {@code ClearPageWaiters()}. */
     public static void ClearPageWaiters(Page page) {
         clear(PG_waiters, page);
     }
@@ -104,70 +104,70 @@ public final class PageFlags {
         return test(PG_uptodate, page);
     }
 
-    /** {@code SetPageUptodate()}: {@code smp_wmb()} then set: the data is written before the bit. */
+    /** include/linux/page-flags.h: {@code SetPageUptodate()}: {@code smp_wmb()} then set: the data is written before the bit. */
     public static void SetPageUptodate(Page page) {
         set(PG_uptodate, page);
     }
 
-    /** {@code ClearPageUptodate()}. */
+    /** include/linux/page-flags.h: {@code ClearPageUptodate()}. */
     public static void ClearPageUptodate(Page page) {
         clear(PG_uptodate, page);
     }
 
-    /** {@code PageError()}. */
+    /** include/linux/page-flags.h: {@code PageError()}. */
     public static boolean PageError(Page page) {
         return test(PG_error, page);
     }
 
-    /** {@code SetPageError()}. */
+    /** include/linux/page-flags.h: {@code SetPageError()}. */
     public static void SetPageError(Page page) {
         set(PG_error, page);
     }
 
-    /** {@code ClearPageError()}. */
+    /** include/linux/page-flags.h: {@code ClearPageError()}. */
     public static void ClearPageError(Page page) {
         clear(PG_error, page);
     }
 
-    /** {@code PageWriteback()}. */
+    /** include/linux/page-flags.h: {@code PageWriteback()}. */
     public static boolean PageWriteback(Page page) {
         return test(PG_writeback, page);
     }
 
-    /** {@code TestSetPageWriteback()}: returns the old bit. */
+    /** include/linux/page-flags.h: {@code TestSetPageWriteback()}: returns the old bit. */
     public static boolean TestSetPageWriteback(Page page) {
         page.touch();
         return Bitops.testAndSetBit(PG_writeback, page.flags);
     }
 
-    /** {@code TestClearPageWriteback()}: returns the old bit. */
+    /** include/linux/page-flags.h: {@code TestClearPageWriteback()}: returns the old bit. */
     public static boolean TestClearPageWriteback(Page page) {
         page.touch();
         return Bitops.testAndClearBit(PG_writeback, page.flags);
     }
 
-    /** {@code PageReadahead()}. */
+    /** include/linux/page-flags.h: {@code PageReadahead()}. */
     public static boolean PageReadahead(Page page) {
         return test(PG_readahead, page);
     }
 
-    /** {@code SetPageReadahead()}. */
+    /** include/linux/page-flags.h: {@code SetPageReadahead()}. */
     public static void SetPageReadahead(Page page) {
         set(PG_readahead, page);
     }
 
-    /** {@code ClearPageReadahead()}. */
+    /** include/linux/page-flags.h: {@code ClearPageReadahead()}. */
     public static void ClearPageReadahead(Page page) {
         clear(PG_readahead, page);
     }
 
-    /** {@code TestClearPageReadahead()}. */
+    /** include/linux/page-flags.h: {@code TestClearPageReadahead()}. */
     public static boolean TestClearPageReadahead(Page page) {
         page.touch();
         return Bitops.testAndClearBit(PG_readahead, page.flags);
     }
 
-    /** {@code PagePrivate()}. */
+    /** include/linux/page-flags.h: {@code PagePrivate()}. */
     public static boolean PagePrivate(Page page) {
         return test(PG_private, page);
     }

@@ -49,12 +49,12 @@ public final class ReadaheadControl {
         return p;
     }
 
-    /** {@code readahead_index()}. */
+    /** include/linux/pagemap.h: {@code readahead_index()}. */
     public long readaheadIndex() {
         return index;
     }
 
-    /** {@code readahead_count()}. */
+    /** include/linux/pagemap.h: {@code readahead_count()}. */
     public int readaheadCount() {
         return nrPages;
     }

@@ -15,7 +15,7 @@ public final class AtomicT {
         this.counter = initial;
     }
 
-    /** {@code atomic_read()}. */
+    /** include/linux/atomic.h: {@code atomic_read()}. */
     public int read() {
         Kernel.rt().point("atomic_read", this);
         synchronized (this) {
@@ -28,7 +28,7 @@ public final class AtomicT {
         return counter;
     }
 
-    /** {@code atomic_set()}. */
+    /** include/linux/atomic.h: {@code atomic_set()}. */
     public void set(int v) {
         Kernel.rt().point("atomic_set", this);
         synchronized (this) {
@@ -36,17 +36,17 @@ public final class AtomicT {
         }
     }
 
-    /** {@code atomic_inc()}. */
+    /** include/linux/atomic.h: {@code atomic_inc()}. */
     public void inc() {
         addReturn(1);
     }
 
-    /** {@code atomic_dec()}. */
+    /** include/linux/atomic.h: {@code atomic_dec()}. */
     public void dec() {
         addReturn(-1);
     }
 
-    /** {@code atomic_add_return()}. */
+    /** include/linux/atomic.h: {@code atomic_add_return()}. */
     public int addReturn(int delta) {
         Kernel.rt().point("atomic_add_return", this);
         synchronized (this) {
@@ -55,22 +55,22 @@ public final class AtomicT {
         }
     }
 
-    /** {@code atomic_inc_return()}. */
+    /** include/linux/atomic.h: {@code atomic_inc_return()}. */
     public int incReturn() {
         return addReturn(1);
     }
 
-    /** {@code atomic_dec_return()}. */
+    /** include/linux/atomic.h: {@code atomic_dec_return()}. */
     public int decReturn() {
         return addReturn(-1);
     }
 
-    /** {@code atomic_dec_and_test()}: true when the new value is 0. */
+    /** include/linux/atomic.h: {@code atomic_dec_and_test()}: true when the new value is 0. */
     public boolean decAndTest() {
         return addReturn(-1) == 0;
     }
 
-    /** {@code atomic_add_unless(v, a, u)}: adds unless the value is {@code u}; true if it added. */
+    /** include/linux/atomic.h: {@code atomic_add_unless(v, a, u)}: adds unless the value is {@code u}; true if it added. */
     public boolean addUnless(int a, int u) {
         Kernel.rt().point("atomic_add_unless", this);
         synchronized (this) {
@@ -82,7 +82,7 @@ public final class AtomicT {
         }
     }
 
-    /** {@code atomic_cmpxchg()}: returns the old value. */
+    /** include/linux/atomic.h: {@code atomic_cmpxchg()}: returns the old value. */
     public int cmpxchg(int expect, int update) {
         Kernel.rt().point("atomic_cmpxchg", this);
         synchronized (this) {

@@ -17,7 +17,7 @@ public final class RefcountT {
         this.refs = initial;
     }
 
-    /** {@code refcount_read()}. */
+    /** include/linux/refcount.h: {@code refcount_read()}. */
     public int read() {
         Kernel.rt().point("refcount_read", this);
         synchronized (this) {
@@ -30,14 +30,14 @@ public final class RefcountT {
         return refs;
     }
 
-    /** {@code refcount_set()}. */
+    /** include/linux/refcount.h: {@code refcount_set()}. */
     public void set(int n) {
         synchronized (this) {
             refs = n;
         }
     }
 
-    /** {@code refcount_inc()}: "addition on 0; use-after-free" when it was 0. */
+    /** include/linux/refcount.h: {@code refcount_inc()}: "addition on 0; use-after-free" when it was 0. */
     public void inc() {
         Kernel.rt().point("refcount_inc", this);
         boolean zero;
@@ -52,7 +52,7 @@ public final class RefcountT {
         }
     }
 
-    /** {@code refcount_inc_not_zero()}. */
+    /** include/linux/refcount.h: {@code refcount_inc_not_zero()}. */
     public boolean incNotZero() {
         Kernel.rt().point("refcount_inc_not_zero", this);
         synchronized (this) {
@@ -64,12 +64,12 @@ public final class RefcountT {
         }
     }
 
-    /** {@code refcount_dec_and_test()}: true when this dropped the last reference. */
+    /** include/linux/refcount.h: {@code refcount_dec_and_test()}: true when this dropped the last reference. */
     public boolean decAndTest() {
         return subAndTest(1);
     }
 
-    /** {@code refcount_sub_and_test()}. */
+    /** include/linux/refcount.h: {@code refcount_sub_and_test()}. */
     public boolean subAndTest(int n) {
         Kernel.rt().point("refcount_sub_and_test", this);
         int now;

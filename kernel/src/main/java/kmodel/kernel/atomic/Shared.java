@@ -19,7 +19,7 @@ public final class Shared<T> {
         this.value = initial;
     }
 
-    /** {@code READ_ONCE()}. */
+    /** include/asm-generic/rwonce.h: {@code READ_ONCE()}. */
     public T readOnce() {
         Kernel.rt().point("READ_ONCE", this);
         synchronized (this) {
@@ -27,7 +27,7 @@ public final class Shared<T> {
         }
     }
 
-    /** {@code WRITE_ONCE()}. */
+    /** include/asm-generic/rwonce.h: {@code WRITE_ONCE()}. */
     public void writeOnce(T v) {
         Kernel.rt().point("WRITE_ONCE", this);
         synchronized (this) {
@@ -35,7 +35,7 @@ public final class Shared<T> {
         }
     }
 
-    /** {@code smp_load_acquire()}. */
+    /** include/asm-generic/rwonce.h: {@code smp_load_acquire()}. */
     public T loadAcquire() {
         Kernel.rt().point("smp_load_acquire", this);
         synchronized (this) {
@@ -43,7 +43,7 @@ public final class Shared<T> {
         }
     }
 
-    /** {@code smp_store_release()}. */
+    /** include/asm-generic/rwonce.h: {@code smp_store_release()}. */
     public void storeRelease(T v) {
         Kernel.rt().point("smp_store_release", this);
         synchronized (this) {

@@ -15,18 +15,18 @@ public final class ListHead {
         this.owner = owner;
     }
 
-    /** {@code list_empty()}. */
+    /** include/linux/list.h: {@code list_empty()}. */
     public boolean empty() {
         return next == this;
     }
 
-    /** {@code INIT_LIST_HEAD()}. */
+    /** include/linux/list.h: {@code INIT_LIST_HEAD()}. */
     void init() {
         next = this;
         prev = this;
     }
 
-    /** {@code __list_add()} between {@code prev} and {@code next}. */
+    /** include/linux/list.h: {@code __list_add()} between {@code prev} and {@code next}. */
     static void add(ListHead n, ListHead prev, ListHead next) {
         next.prev = n;
         n.next = next;
@@ -34,23 +34,23 @@ public final class ListHead {
         prev.next = n;
     }
 
-    /** {@code list_add()}: after {@code head}. */
+    /** include/linux/list.h: {@code list_add()}: after {@code head}. */
     void addAfter(ListHead head) {
         add(this, head, head.next);
     }
 
-    /** {@code list_add_tail()}: before {@code head}. */
+    /** include/linux/list.h: {@code list_add_tail()}: before {@code head}. */
     void addBefore(ListHead head) {
         add(this, head.prev, head);
     }
 
-    /** {@code __list_del_entry()}. */
+    /** include/linux/list.h: {@code __list_del_entry()}. */
     void delEntry() {
         prev.next = next;
         next.prev = prev;
     }
 
-    /** {@code list_del_init()}. */
+    /** include/linux/list.h: {@code list_del_init()}. */
     void delInit() {
         delEntry();
         init();

@@ -52,6 +52,12 @@ public final class FilemapBugs {
      * {@code use-after-free}.
      */
     public static final String END_WRITEBACK_NO_PAGE_REF = "end-writeback-no-page-ref";
+    /**
+     * A mutation of {@code __add_to_page_cache_locked()}'s error path (v5.10): on {@code -EEXIST}
+     * the reference taken for the cache is not dropped again. The caller then puts only its own
+     * reference, and the copy that lost the race is never freed. Manifests as {@code ref-leak}.
+     */
+    public static final String ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK = "add-to-page-cache-eexist-ref-leak";
 
     /**
      * On the v5.7 protocol ({@code PAGE_WAIT_V57=y}): the exclusive waiter checks for a signal
@@ -78,6 +84,7 @@ public final class FilemapBugs {
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
-            EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF};
+            EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
+            ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK};
     }
 }

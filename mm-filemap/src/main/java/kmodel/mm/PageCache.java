@@ -59,7 +59,9 @@ public final class PageCache {
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         if (exists) {
             page.mapping = null;
-            Page.putPage(page);
+            if (!Kernel.bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK)) {
+                Page.putPage(page);
+            }
             return -Errno.EEXIST;
         }
         return 0;

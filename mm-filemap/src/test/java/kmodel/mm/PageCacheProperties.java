@@ -185,23 +185,25 @@ class PageCacheProperties {
     static final class AddToPageCache implements Action.Independent<Machine> {
         @Override
         public Arbitrary<Transformer<Machine>> transformer() {
-            return indexes().map(index -> Transformer.mutate("add_to_page_cache_lru(" + index + ")", m -> {
-                Page p = PageCache.pageCacheAlloc(m.mapping);
-                m.noteAllocation(p);
-                int err = PageCache.addToPageCacheLru(p, m.mapping, index);
-                if (m.cachedAt(index) != null) {
-                    m.expect(err == -Errno.EEXIST, "add over a cached page returned " + Errno.name(err));
-                    m.expect(!PageFlags.PageLocked(p), "a page that lost the race is unlocked again");
-                    Page.putPage(p);
-                    m.expect(p.isFreed(), "the losing copy is freed");
-                    Statistics.label("add_to_page_cache_lru").collect("-EEXIST");
-                } else {
-                    m.expect(err == 0, "add returned " + Errno.name(err));
-                    m.handles.add(p);
-                    m.live.add(new ModelPage(p, true, true, 1));
-                    Statistics.label("add_to_page_cache_lru").collect("inserted");
-                }
-            }));
+            return indexes().map(index -> Transformer.mutate("add_to_page_cache_lru(" + index + ")", m -> add(m, index)));
+        }
+
+        static void add(Machine m, long index) {
+            Page p = PageCache.pageCacheAlloc(m.mapping);
+            m.noteAllocation(p);
+            int err = PageCache.addToPageCacheLru(p, m.mapping, index);
+            if (m.cachedAt(index) != null) {
+                m.expect(err == -Errno.EEXIST, "add over a cached page returned " + Errno.name(err));
+                m.expect(!PageFlags.PageLocked(p), "a page that lost the race is unlocked again");
+                Page.putPage(p);
+                m.expect(p.isFreed(), "the losing copy is freed");
+                Statistics.label("add_to_page_cache_lru").collect("-EEXIST");
+            } else {
+                m.expect(err == 0, "add returned " + Errno.name(err));
+                m.handles.add(p);
+                m.live.add(new ModelPage(p, true, true, 1));
+                Statistics.label("add_to_page_cache_lru").collect("inserted");
+            }
         }
     }
 
@@ -353,6 +355,21 @@ class PageCacheProperties {
         @Override
         public Arbitrary<Transformer<Machine>> transformer(Machine m) {
             return handleWhere(m, Put::allowed).map(h -> Transformer.mutate("put_page(#" + h + ")", s -> s.put(h)));
+        }
+    }
+
+    /** The model comparison can fail: the catalog's EEXIST reference leak is caught at once. */
+    @net.jqwik.api.Example
+    void theReferenceModelCatchesTheEexistReferenceLeak() {
+        FreeRunningRuntime rt = FreeRunningRuntime.install(Kconfig.defaults().withBug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK));
+        try {
+            Machine m = new Machine();
+            AddToPageCache.add(m, 0);
+            kmodel.kernel.Violation v = org.junit.jupiter.api.Assertions.assertThrows(kmodel.kernel.Violation.class,
+                    () -> AddToPageCache.add(m, 0));
+            org.junit.jupiter.api.Assertions.assertTrue(v.getMessage().contains("the losing copy is freed"), v::getMessage);
+        } finally {
+            rt.uninstall();
         }
     }
 }

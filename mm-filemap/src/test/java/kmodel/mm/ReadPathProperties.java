@@ -2,6 +2,7 @@ package kmodel.mm;
 
 import static kmodel.mm.Page.PAGE_SIZE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -237,5 +238,15 @@ class ReadPathProperties {
         }
         Statistics.label("configuration").collect(c.toString());
         Statistics.label("bad page").collect(wl.badPage >= 0 && wl.badPage * PAGE_SIZE < wl.size ? "in file" : "none");
+    }
+
+    /** The property's checks can fail: the same workload runner finds a catalog bug (v1 async wait). */
+    @net.jqwik.api.Example
+    void theWorkloadRunnerFindsTheV1AsyncWaitRace() {
+        Workload wl = new Workload(2L * PAGE_SIZE, 0, FakeAops.Mode.READAHEAD, true, -1,
+                List.of(new Reader(0, PAGE_SIZE, Style.WAITQ), new Reader(0, PAGE_SIZE, Style.PLAIN)));
+        Kconfig bug = config(wl).withBug(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD);
+        Sim.Outcome o = Sim.explore(() -> program(wl, new ArrayList<>()), bug, 3000, 11);
+        assertTrue(o.count(ViolationKind.MISSED_WAKEUP) > 0, o::describe);
     }
 }

@@ -68,6 +68,9 @@ public final class BugCatalog {
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
                 "writeback-free-reuse", ViolationKind.USE_AFTER_FREE,
                 "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
+        b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
+                "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
+                ViolationKind.REF_LEAK, "the losing copy of a page-cache insertion race keeps the cache's reference"));
         return b.build();
     }
 

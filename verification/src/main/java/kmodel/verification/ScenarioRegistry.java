@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
@@ -18,6 +19,7 @@ public final class ScenarioRegistry {
         TextbookScenarios.registerAll(r);
         PageLockScenarios.registerAll(r);
         ReadScenarios.registerAll(r);
+        BlockScenarios.registerAll(r);
         return r;
     }
 

@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import java.util.List;
 import kmodel.kernel.KconfigOption;
+import kmodel.block.BlockBugs;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.FilemapBugs;
 import kmodel.mm.MmOptions;
@@ -71,6 +72,10 @@ public final class BugCatalog {
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
                 ViolationKind.REF_LEAK, "the losing copy of a page-cache insertion race keeps the cache's reference"));
+        b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
+                "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
+                "dio-split-clones", ViolationKind.DATA_CORRUPTION,
+                "a clone trimmed to a window that starts mid-bvec loses its offset into that bvec"));
         return b.build();
     }
 

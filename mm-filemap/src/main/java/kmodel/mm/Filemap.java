@@ -149,7 +149,9 @@ public final class Filemap {
         if (waitPage.page != key.page) {
             return false;
         }
-        key.pageMatch = 1;
+        if (!Kernel.bug(FilemapBugs.WAKE_PAGE_MATCH_NOT_SET)) {
+            key.pageMatch = 1;
+        }
         if (waitPage.bitNr != key.bitNr) {
             return false;
         }

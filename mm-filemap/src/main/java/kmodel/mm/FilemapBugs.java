@@ -58,6 +58,15 @@ public final class FilemapBugs {
      * reference, and the copy that lost the race is never freed. Manifests as {@code ref-leak}.
      */
     public static final String ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK = "add-to-page-cache-eexist-ref-leak";
+    /**
+     * A mutation of {@code wake_page_match()} (c7510ab2cf5c, v5.9), which was extracted so that no
+     * wake function could forget to record {@code key->page_match}: it compares page and bit but
+     * does not record the page match, the v1 io_uring mistake made in the shared helper. A walk
+     * for one bit of a page then clears PG_waiters while a waiter for another bit of that page is
+     * still queued, and the later wake-up for that bit is skipped. Manifests as
+     * {@code missed-wakeup}.
+     */
+    public static final String WAKE_PAGE_MATCH_NOT_SET = "wake-page-match-not-set";
 
     /**
      * On the v5.7 protocol ({@code PAGE_WAIT_V57=y}): the exclusive waiter checks for a signal
@@ -85,6 +94,6 @@ public final class FilemapBugs {
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
-            ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK};
+            ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET};
     }
 }

@@ -72,6 +72,10 @@ public final class BugCatalog {
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
                 ViolationKind.REF_LEAK, "the losing copy of a page-cache insertion race keeps the cache's reference"));
+        b.add(bug(FilemapBugs.WAKE_PAGE_MATCH_NOT_SET,
+                "mutation of wake_page_match() (c7510ab2cf5c): the v1 page_match mistake in the shared helper",
+                "page-wait-collisions", ViolationKind.MISSED_WAKEUP,
+                "a walk for one bit clears PG_waiters while a waiter for another bit of the page is queued"));
         b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
                 "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
                 "dio-split-clones", ViolationKind.DATA_CORRUPTION,

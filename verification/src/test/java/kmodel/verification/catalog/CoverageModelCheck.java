@@ -1,0 +1,56 @@
+package kmodel.verification.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import kmodel.kernel.ViolationKind;
+import kmodel.mm.FilemapBugs;
+import kmodel.verification.CheckResult;
+import kmodel.verification.KconfigTable;
+import kmodel.verification.ModelCheck;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * A check that cannot fail proves nothing: every registered scenario is failed by at least one
+ * catalog bug. The catalog names one scenario per bug (BugCatalogModelCheck runs those); the
+ * scenarios no catalog entry names are paired here with a bug that also breaks them.
+ */
+@Tag("modelcheck")
+class CoverageModelCheck {
+    /** Scenario -> a catalog bug that makes it fail, and the kind it fails with. */
+    private static final Map<String, Object[]> EXTRA = new TreeMap<>(Map.of(
+            "waitq-spanning-read", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP},
+            "waitq-spanning-read-nora", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP},
+            "nowait-readahead", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK},
+            "read-error", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP}));
+
+    @Test
+    void everyScenarioIsFailedBySomeCatalogBug() {
+        for (Scenario<?> s : ScenarioRegistry.standard().all()) {
+            boolean named = false;
+            for (CatalogBug b : BugCatalog.all()) {
+                named |= b.scenario().equals(s.name());
+            }
+            assertTrue(named || EXTRA.containsKey(s.name()), s.name() + " has no catalog bug that fails it");
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> theExtraPairsFailWithTheirKind() {
+        ScenarioRegistry reg = ScenarioRegistry.standard();
+        return EXTRA.entrySet().stream().map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
+            String bug = (String) e.getValue()[0];
+            CheckResult r = ModelCheck.exhaustive(reg.get(e.getKey())).config(KconfigTable.build(List.of(), List.of(bug))).run();
+            assertEquals(e.getValue()[1], r.kind(), r.summaryLine());
+        }));
+    }
+}

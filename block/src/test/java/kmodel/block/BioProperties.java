@@ -118,10 +118,18 @@ class BioProperties {
     }
 
     static void withParent(List<Range> ranges, WithParent body) {
+        boolean[] merged = new boolean[1];
+        ExecutionResult r = runWithParent(Kconfig.defaults(), ranges, body, merged);
+        assertNull(r.violation(), () -> r.violation().summary() + (r.oops() != null ? " " + r.oops() : ""));
+        // Statistics are collected on the property's thread, not inside the model task.
+        Statistics.label("ranges merged into one bvec").collect(merged[0]);
+    }
+
+    /** Builds the parent and runs {@code body} in a task under {@code config}; the result says what failed. */
+    static ExecutionResult runWithParent(Kconfig config, List<Range> ranges, WithParent body, boolean[] merged) {
         List<int[]> added = resolve(ranges);
         byte[] ref = reference(added);
-        boolean[] merged = new boolean[1];
-        ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
+        ExecutionResult r = Run.task(config, () -> {
             PageAllocator alloc = new PageAllocator();
             Page[] pool = new Page[POOL];
             for (int p = 0; p < POOL; p++) {
@@ -142,9 +150,7 @@ class BioProperties {
             body.run(layer, parent, ref);
             BlockBio.bioPut(parent);
         });
-        assertNull(r.violation(), () -> r.violation().summary() + (r.oops() != null ? " " + r.oops() : ""));
-        // Statistics are collected on the property's thread, not inside the model task.
-        Statistics.label("ranges merged into one bvec").collect(merged[0]);
+        return r;
     }
 
     static byte[] iterate(Bio bio) {
@@ -155,7 +161,13 @@ class BioProperties {
     void aTrimmedFastCloneIteratesExactlyItsWindowOfTheParentsBytes(@ForAll("ranges") List<Range> ranges,
             @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b) {
         boolean[] midBvec = new boolean[1];
-        withParent(ranges, (layer, parent, ref) -> {
+        withParent(ranges, trimmedWindow(a, b, midBvec));
+        Statistics.label("window starts mid-bvec").collect(midBvec[0]);
+    }
+
+    /** The trimmed-clone check as a reusable body: the window's bytes, before and after completion. */
+    static WithParent trimmedWindow(int a, int b, boolean[] midBvec) {
+        return (layer, parent, ref) -> {
             int sectors = ref.length / 512;
             int off = a % sectors;
             int size = 1 + b % (sectors - off);
@@ -170,8 +182,22 @@ class BioProperties {
             assertArrayEquals(window, BlockTesting.bytesOf(Bio.__bioForEachSegment(clone, new BvecIter(), saved)),
                     "the saved iter still yields the window after completion consumed bi_iter");
             BlockBio.bioPut(clone);
-        });
-        Statistics.label("window starts mid-bvec").collect(midBvec[0]);
+        };
+    }
+
+    /** The window check can fail: the catalog's bio_trim mutation is caught on a mid-bvec window. */
+    @net.jqwik.api.Example
+    void theWindowCheckCatchesTheBioTrimMutation() {
+        List<Range> ranges = List.of(new Range(0, 0, Page.PAGE_SIZE, false), new Range(1, 0, Page.PAGE_SIZE, false));
+        boolean[] mid = new boolean[1];
+        /* window from sector 3 (byte 1536, inside the first bvec) for 4 sectors */
+        ExecutionResult clean = runWithParent(Kconfig.defaults(), ranges, trimmedWindow(3, 3, mid), new boolean[1]);
+        assertNull(clean.violation());
+        ExecutionResult bug = runWithParent(Kconfig.defaults().withBug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE), ranges,
+                trimmedWindow(3, 3, mid), new boolean[1]);
+        org.junit.jupiter.api.Assertions.assertNotNull(bug.violation(), "the mutation must be caught");
+        org.junit.jupiter.api.Assertions.assertTrue(bug.oops() instanceof AssertionError
+                || bug.violation().kind() == kmodel.kernel.ViolationKind.BUG_ON, () -> bug.violation().summary());
     }
 
     @Property(tries = 250)

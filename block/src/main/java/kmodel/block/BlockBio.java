@@ -13,6 +13,7 @@ import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Completion;
 import kmodel.mm.Page;
 
 /**

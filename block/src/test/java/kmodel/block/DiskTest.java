@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Completion;
 import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;

@@ -14,7 +14,7 @@ import kmodel.block.BlkCore;
 import kmodel.block.BlkTypes;
 import kmodel.block.BlockBio;
 import kmodel.block.BlockOptions;
-import kmodel.block.Completion;
+import kmodel.kernel.sched.Completion;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;

@@ -4,7 +4,7 @@ import kmodel.block.Bio;
 import kmodel.block.BlkCore;
 import kmodel.block.BlkTypes;
 import kmodel.block.BlockBio;
-import kmodel.block.Completion;
+import kmodel.kernel.sched.Completion;
 import kmodel.fs.blockdev.Bdev;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;

@@ -1,16 +1,13 @@
-package kmodel.block;
+package kmodel.kernel.sched;
 
 import kmodel.kernel.locking.Spinlock;
-import kmodel.kernel.sched.Sched;
-import kmodel.kernel.sched.Task;
 import kmodel.kernel.wait.Wait;
 import kmodel.kernel.wait.WaitQueueEntry;
 import kmodel.kernel.wait.WaitQueueHead;
 
 /**
  * kernel/sched/completion.c and include/linux/completion.h (v5.10): {@code struct completion},
- * for {@code submit_bio_wait()} and for the file systems' synchronous repair reads. Kept in the
- * block module until the kernel module provides it.
+ * for {@code submit_bio_wait()}, direct I/O and the file systems' synchronous repair reads.
  *
  * <p>The kernel uses a simple wait queue ({@code swait}); the model uses a wait queue whose
  * waiters are exclusive, so that {@code complete()} wakes exactly the first one as

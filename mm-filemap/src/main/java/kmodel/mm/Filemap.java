@@ -290,7 +290,6 @@ public final class Filemap {
      * May be called from interrupt context.
      */
     public static void unlockPage(Page page) {
-        PageFlags.checkLayout();
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
         page.touch();
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {

@@ -36,6 +36,14 @@ public final class PageFlags {
     /** The read-ahead marker: reading this page triggers the next asynchronous read-ahead. */
     public static final int PG_readahead = PG_reclaim;
 
+    /*
+     * The BUILD_BUG_ON: checked once, when the class is loaded, before any page flag is used. A
+     * constant check, not model state, so a static initializer is the right place for it.
+     */
+    static {
+        checkLayout();
+    }
+
     private PageFlags() {
     }
 

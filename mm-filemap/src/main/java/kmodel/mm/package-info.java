@@ -67,7 +67,9 @@
  * (b), WOKEN without DONE) before its {@code finish_wait()} returns {@code -EINTR} although the
  * wake-up walk counted it as its one exclusive wake-up; another exclusive waiter then sleeps until
  * some later unlock. The checker reports it as {@code missed-wakeup}
- * ({@code PageWaitTest.aKilledUnfairLockerCanStrandTheOtherLockerInV510}); v5.7 and a spent budget
- * (every exclusive wake-up a hand-off) do not lose it.
+ * ({@code PageWaitTest.aKilledUnfairLockerCanStrandTheOtherLockerInV510}, and the scenario
+ * {@code finding-killed-locker-strands-waiter}, run with {@code kmodel check --scenario
+ * finding-killed-locker-strands-waiter}); v5.7 and a spent budget (every exclusive wake-up a
+ * hand-off) do not lose it. A model result, not confirmed on a running kernel.
  */
 package kmodel.mm;

@@ -1,7 +1,6 @@
 package kmodel.verification.explore;
 
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * PCT, probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
@@ -11,13 +10,8 @@ import java.util.SplittableRandom;
  * execution, for {@code n} tasks and {@code k} steps. {@code k} is estimated from the previous
  * execution's length. Tasks created during a run get a random priority when first seen.
  */
-public final class PctStrategy implements ExplorationStrategy {
-    private final SplittableRandom random;
-    private final long seed;
+public final class PctStrategy extends SeededStrategy {
     private final int depth;
-    private final long executions;
-    private long done;
-    private final Schedule schedule = new Schedule();
     private int[] priority = new int[16];
     private boolean[] seen = new boolean[16];
     private int[] changePoints = new int[0];
@@ -26,10 +20,8 @@ public final class PctStrategy implements ExplorationStrategy {
     private int nextLow;
 
     public PctStrategy(long seed, int depth, long executions) {
-        this.seed = seed;
-        this.random = new SplittableRandom(seed);
+        super(seed, executions);
         this.depth = Math.max(1, depth);
-        this.executions = executions;
     }
 
     @Override
@@ -83,21 +75,9 @@ public final class PctStrategy implements ExplorationStrategy {
     }
 
     @Override
-    public int pickValue(int n) {
-        int v = random.nextInt(n);
-        schedule.add(v);
-        return v;
-    }
-
-    @Override
-    public Schedule schedule() {
-        return schedule;
-    }
-
-    @Override
     public boolean advance() {
         lastLength = Math.max(1, step);
-        return ++done < executions;
+        return super.advance();
     }
 
     @Override

@@ -24,11 +24,6 @@ public final class BlockLayer {
         return "bio" + nextBio.getAndIncrement();
     }
 
-    /** How many bios were allocated so far (tests and statistics). */
-    public int biosAllocated() {
-        return nextBio.get();
-    }
-
     /** The next default disk name: "sda", "sdb", ... */
     public String nextDiskName() {
         int n = nextDisk.getAndIncrement();

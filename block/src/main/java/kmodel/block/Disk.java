@@ -113,20 +113,16 @@ public final class Disk implements BlkMqOps {
      * memo is not model state (every execution would compute the same bytes).
      */
     private static byte[] patternSector(long sector) {
-        if (sector >= PATTERN_MEMO.length) {
-            byte[] b = new byte[SECTOR_SIZE];
-            for (int i = 0; i < SECTOR_SIZE; i++) {
-                b[i] = pattern(sector, i);
-            }
-            return b;
-        }
-        byte[] b = PATTERN_MEMO[(int) sector];
+        boolean memo = sector < PATTERN_MEMO.length;
+        byte[] b = memo ? PATTERN_MEMO[(int) sector] : null;
         if (b == null) {
             b = new byte[SECTOR_SIZE];
             for (int i = 0; i < SECTOR_SIZE; i++) {
                 b[i] = pattern(sector, i);
             }
-            PATTERN_MEMO[(int) sector] = b;
+            if (memo) {
+                PATTERN_MEMO[(int) sector] = b;
+            }
         }
         return b;
     }
@@ -158,11 +154,6 @@ public final class Disk implements BlkMqOps {
     /** Makes reads of {@code sector} fail with {@code BLK_STS_IOERR} (set-up only). */
     public void injectReadError(long sector) {
         badSectors.add(sector);
-    }
-
-    /** Removes an injected error (set-up only). */
-    public void clearReadError(long sector) {
-        badSectors.remove(sector);
     }
 
     /** The statistics. */

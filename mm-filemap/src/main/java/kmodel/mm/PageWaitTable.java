@@ -101,15 +101,4 @@ public final class PageWaitTable {
             }
         }
     }
-
-    /** Entries queued on all heads, without a scheduling point (checks and reports). */
-    public int peekWaiters() {
-        int n = 0;
-        for (WaitQueueHead q : heads) {
-            if (q != null) {
-                n += q.peekLength();
-            }
-        }
-        return n;
-    }
 }

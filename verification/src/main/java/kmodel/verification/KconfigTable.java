@@ -77,7 +77,6 @@ public final class KconfigTable {
 
     /** Parses {@code Kconfig.canonical()} text back (replay tokens). */
     public static Kconfig parseCanonical(String text) {
-        List<String> sets = new ArrayList<>();
         List<String> bugs = new ArrayList<>();
         TreeMap<String, Long> values = new TreeMap<>();
         if (!text.isEmpty()) {
@@ -107,7 +106,6 @@ public final class KconfigTable {
                 values.put(o.name(), v);
             }
         }
-        sets.clear();
         return Kconfig.of(values, bugs);
     }
 

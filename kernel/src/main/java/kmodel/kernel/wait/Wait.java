@@ -6,7 +6,6 @@ import static kmodel.kernel.wait.WaitQueueEntry.WQ_FLAG_EXCLUSIVE;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.KernelOptions;
 import kmodel.kernel.locking.Spinlock;
-import kmodel.kernel.sched.Runtime;
 import kmodel.kernel.sched.Sched;
 import kmodel.kernel.sched.Task;
 
@@ -282,10 +281,5 @@ public final class Wait {
     /** include/linux/wait.h: {@code wake_up_all()}. */
     public static void wakeUpAll(WaitQueueHead wqHead) {
         __wakeUp(wqHead, Task.TASK_NORMAL, 0, null);
-    }
-
-    /** The runtime, for wake functions that need it. */
-    static Runtime rt() {
-        return Kernel.rt();
     }
 }

@@ -36,9 +36,7 @@ final class ReadWorld {
     /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
     ReadWorld cached(long index) {
         Page p = PageCache.pageCacheAlloc(bdev.mapping());
-        for (int i = 0; i < Page.PAGE_SIZE; i++) {
-            p.data[i] = bdev.byteAt((index << Page.PAGE_SHIFT) + i);
-        }
+        bdev.disk.copyOut(index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
         PageCache.addToPageCacheLru(p, bdev.mapping(), index);
         PageFlags.SetPageUptodate(p);
         Filemap.unlockPage(p);

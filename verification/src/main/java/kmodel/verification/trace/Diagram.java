@@ -4,7 +4,6 @@ import com.google.common.base.Strings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import kmodel.kernel.sched.TraceEvent;
 
 /**
@@ -113,14 +112,5 @@ public final class Diagram {
             n--;
         }
         sb.setLength(n);
-    }
-
-    /** Counts events per column (for tests). */
-    public static Map<String, Integer> perColumn(List<TraceEvent> events) {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        for (TraceEvent e : events) {
-            m.merge(e.column(), 1, Integer::sum);
-        }
-        return m;
     }
 }

@@ -18,13 +18,13 @@ class ReplayTokenProperties {
         return Arbitraries.integers().between(0, 1 << 20).array(int[].class).ofMaxSize(500);
     }
 
-    @Property(tries = 300)
+    @Property(tries = 300, seed = "20201201")
     void everyScheduleSurvivesEncodeAndDecode(@ForAll("schedules") int[] decisions) {
         String token = new ReplayToken("s", "A=1,bug=x", Schedule.of(decisions)).encode();
         assertArrayEquals(decisions, ReplayToken.decode(token).schedule().toArray());
     }
 
-    @Property(tries = 300)
+    @Property(tries = 300, seed = "20201202")
     void anyChangedChecksumCharacterIsDetected(@ForAll("schedules") int[] decisions, @ForAll @IntRange(min = 0, max = 7) int pos) {
         String token = new ReplayToken("s", "", Schedule.of(decisions)).encode();
         int at = token.length() - 8 + pos;

@@ -68,6 +68,24 @@ class BlockReadProperties {
             this.readers = readers;
         }
 
+        /**
+         * The seed of this workload's schedules: a hash of its fields, so the same workload gets
+         * the same schedules in every JVM (an identity hash would not).
+         */
+        long seed() {
+            long h = pages;
+            h = 31 * h + tags;
+            h = 31 * h + ra;
+            h = 31 * h + failing;
+            h = 31 * h + cached;
+            for (Reader r : readers) {
+                h = 31 * h + r.kind;
+                h = 31 * h + r.pos;
+                h = 31 * h + r.len;
+            }
+            return h;
+        }
+
         @Override
         public String toString() {
             return "pages=" + pages + " tags=" + tags + " ra=" + ra + " failing=" + failing + " cached=" + cached + " "
@@ -126,7 +144,7 @@ class BlockReadProperties {
     @Property(tries = 120, seed = "20201129")
     void everyRandomReadWorkloadKeepsItsInvariantsAndReadsTheDevicesBytes(@ForAll("workloads") Workload w) {
         List<String> outcomes = new ArrayList<>();
-        CheckResult r = ModelCheck.random(scenario(w, outcomes)).seed(w.hashCode()).executions(12).run();
+        CheckResult r = ModelCheck.random(scenario(w, outcomes)).seed(w.seed()).executions(12).run();
         assertTrue(r.passed(), () -> r.summaryLine() + "\n" + r.diagram());
         for (String o : outcomes) {
             Statistics.label("error").collect(o.contains("-EIO"));

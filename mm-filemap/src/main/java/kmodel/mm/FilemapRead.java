@@ -302,6 +302,7 @@ public final class FilemapRead {
                     error = mapping.aOps.readpage(filp, page);
                     if (error != 0) {
                         if (error == AOP_TRUNCATED_PAGE) {
+                            Kernel.event("->readpage(%s) = AOP_TRUNCATED_PAGE: find_page again", index);
                             Page.putPage(page);
                             error = 0;
                             next = Label.FIND_PAGE;

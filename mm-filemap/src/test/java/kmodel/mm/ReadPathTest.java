@@ -17,6 +17,7 @@ import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.Run;
 import kmodel.kernel.sched.Runtime;
 import kmodel.kernel.sched.Task;
+import kmodel.kernel.sched.TraceEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -366,32 +367,61 @@ class ReadPathTest {
         }
     }
 
+    /**
+     * The read path's own {@code ->readpage} returns {@code AOP_TRUNCATED_PAGE}: read-ahead's
+     * {@code ->readpage} fails the page (a transient media error), so the reader finds it not
+     * uptodate, locks it and calls {@code ->readpage} itself; that call finds the page truncated
+     * (it deletes it from the cache, unlocks it and says so). The reader drops the page, looks
+     * the index up again, and the third {@code ->readpage}, from read-ahead again, reads it.
+     */
     @Test
     void readpageTruncatedPageMakesTheReaderLookAgain() {
-        inTask(Kconfig.defaults(), () -> {
-            boolean[] truncated = {false};
-            FakeAops inner = new FakeAops(FakeAops.Mode.READPAGE_ONLY, false);
-            inner.fileSize = PAGE_SIZE;
-            Inode inode = new Inode("inode", PAGE_SIZE, new AddressSpaceOperations() {
-                @Override
-                public int readpage(File file, Page page) {
-                    if (!truncated[0]) {
-                        truncated[0] = true;
-                        PageCache.deleteFromPageCache(page);
-                        Filemap.unlockPage(page);
-                        return FilemapRead.AOP_TRUNCATED_PAGE;
+        int[] readpages = {0};
+        ExecutionResult r = Run.once(new Program() {
+            Inode inode;
+
+            @Override
+            public void boot(Runtime rt) {
+                FakeAops disk = new FakeAops(FakeAops.Mode.READPAGE_ONLY, false);
+                disk.fileSize = PAGE_SIZE;
+                disk.badPages.add(0L);
+                inode = new Inode("inode", PAGE_SIZE, new AddressSpaceOperations() {
+                    @Override
+                    public int readpage(File file, Page page) {
+                        if (++readpages[0] == 2) {
+                            PageCache.deleteFromPageCache(page);
+                            Filemap.unlockPage(page);
+                            return FilemapRead.AOP_TRUNCATED_PAGE;
+                        }
+                        int ret = disk.readpage(file, page);
+                        disk.badPages.clear(); /* the media error was transient */
+                        return ret;
                     }
-                    return inner.readpage(file, page);
-                }
-            }, Page.PAGE_SHIFT);
-            File f = new File("file", inode, 0);
-            IovIter iter = new IovIter(PAGE_SIZE);
-            long ret = FilemapRead.genericFileBufferedRead(new Kiocb(f, 0, 0), iter, 0);
-            check(ret == PAGE_SIZE, "read after AOP_TRUNCATED_PAGE: " + Errno.name(ret));
-            ReadWorld.checkBytes(iter, 0, PAGE_SIZE);
-            PageCache.checkInvariants(inode.iMapping);
-            PageCache.expectCacheReferences(inode.iMapping, Kernel.lifetimes());
-        });
+                }, Page.PAGE_SHIFT);
+                rt.spawn("reader", null, false, false, () -> {
+                    IovIter iter = new IovIter(PAGE_SIZE);
+                    long ret = FilemapRead.genericFileBufferedRead(new Kiocb(new File("file", inode, 0), 0, 0), iter, 0);
+                    check(ret == PAGE_SIZE, "read after AOP_TRUNCATED_PAGE: " + Errno.name(ret));
+                    ReadWorld.checkBytes(iter, 0, PAGE_SIZE);
+                });
+            }
+
+            @Override
+            public String finish() {
+                PageCache.checkInvariants(inode.iMapping);
+                PageCache.expectCacheReferences(inode.iMapping, Kernel.lifetimes());
+                return "";
+            }
+        }, Run.nonPreemptive(), Kconfig.defaults(), true);
+        assertNull(r.violation(), () -> r.violation().summary());
+        List<String> events = new ArrayList<>();
+        for (TraceEvent e : r.trace()) {
+            if (e.level() == TraceEvent.Level.INFO) {
+                events.add(e.text());
+            }
+        }
+        assertTrue(events.contains("->readpage(0) = AOP_TRUNCATED_PAGE: find_page again"), events::toString);
+        assertEquals(3, readpages[0], "read-ahead's failed ->readpage, the reader's truncated one, read-ahead's again");
     }
 
     @Test

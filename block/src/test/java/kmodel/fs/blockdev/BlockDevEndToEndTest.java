@@ -32,41 +32,13 @@ import kmodel.mm.PageAllocator;
 import kmodel.mm.PageCache;
 import kmodel.mm.PageFlags;
 import kmodel.mm.ReadaheadControl;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * def_blk_aops end to end: pages read through bios into the disk, completed in interrupt
- * context, unlocked with {@code Filemap.unlockPage()}. Needs the page lock protocol of
- * mm-filemap; skipped (by assumption) until it is there.
+ * context, unlocked with {@code Filemap.unlockPage()}.
  */
-@Tag("needs-filemap")
 class BlockDevEndToEndTest {
-
-    /** Whether mm-filemap's page lock works yet (test code may catch the skeleton's exception). */
-    static boolean filemapAvailable() {
-        boolean[] ok = new boolean[1];
-        Run.task(Kconfig.defaults(), () -> {
-            Page p = new PageAllocator().allocPage();
-            try {
-                ok[0] = Filemap.trylockPage(p);
-                if (ok[0]) {
-                    Filemap.unlockPage(p);
-                }
-            } catch (UnsupportedOperationException e) {
-                ok[0] = false;
-            }
-            Page.putPage(p);
-        });
-        return ok[0];
-    }
-
-    @BeforeEach
-    void needsFilemap() {
-        Assumptions.assumeTrue(filemapAvailable(), "mm-filemap's page lock protocol is not there yet");
-    }
 
     static void runClean(Kconfig config, Runnable body) {
         ExecutionResult r = Run.task(config, body);
@@ -233,9 +205,17 @@ class BlockDevEndToEndTest {
         });
     }
 
-    /** Readers doing read-ahead of disjoint windows and readpage, under random schedules. */
+    /**
+     * Readers doing read-ahead of disjoint windows and readpage, under random schedules: three
+     * bios for two request tags, so in some schedules a read-ahead bio ({@code REQ_NOWAIT} with
+     * seed 002 patch 01) finds no free tag and fails its pages with {@code BLK_STS_AGAIN}. Every
+     * page ends uptodate with the disk's bytes or in error; both outcomes are reached.
+     */
     @Test
     void concurrentReadAheadAndReadpageUnderRandomSchedulesFillTheCacheWithTheDisksBytes() {
+        final int runs = 200;
+        /* executions in which a read-ahead bio found no free tag */
+        int[] again = new int[1];
         Program program = new Program() {
             Bdev b;
 
@@ -273,14 +253,16 @@ class BlockDevEndToEndTest {
                     }
                 }
                 b.checkAtEnd();
+                if (b.stats().again > 0) {
+                    again[0]++;
+                }
                 return b.stats().pagesPerBio().toString();
             }
         };
-        int[] again = new int[1];
         DeterministicRuntime.callOnRuntimeThread(() -> {
             try (DeterministicRuntime rt = new DeterministicRuntime()) {
                 Strategy s = kmodel.kernel.sched.Run.seededRandom(3);
-                for (int i = 0; i < 200; i++) {
+                for (int i = 0; i < runs; i++) {
                     ExecutionResult res = rt.execute(program, s, Kconfig.defaults(), 200_000, false, false);
                     assertNull(res.violation(), () -> res.violation().summary());
                     assertNull(res.stepBound());
@@ -288,6 +270,7 @@ class BlockDevEndToEndTest {
             }
             return null;
         });
-        assertEquals(0, again[0]);
+        assertTrue(again[0] > 0, "no schedule ran out of request tags");
+        assertTrue(again[0] < runs, "every schedule ran out of request tags");
     }
 }

@@ -382,7 +382,12 @@ public final class BlockBio {
                 + "): not less than bio_sectors " + Bio.bioSectors(bio));
         Bio split = bioCloneFast(bio, bs);
         split.biIter.biSize = sectors << SECTOR_SHIFT;
-        bioAdvance(bio, split.biIter.biSize);
+        if (Kernel.bug(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY)) {
+            bio.biIter.biSector += sectors;
+            bio.biIter.biSize -= split.biIter.biSize;
+        } else {
+            bioAdvance(bio, split.biIter.biSize);
+        }
         if (Bio.bioFlagged(bio, BlkTypes.BIO_TRACE_COMPLETION)) {
             Bio.bioSetFlag(split, BlkTypes.BIO_TRACE_COMPLETION);
         }

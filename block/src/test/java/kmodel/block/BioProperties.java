@@ -2,7 +2,9 @@ package kmodel.block;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import kmodel.mm.PageAllocator;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -27,11 +30,22 @@ import net.jqwik.api.statistics.Statistics;
  * Clones, trims and splits against a reference: the parent's bytes are the concatenation of the
  * ranges added with {@code bio_add_page()}, computed without the model; every window the model
  * produces must iterate exactly the corresponding slice, and {@link BioChecks} must hold
- * throughout.
+ * throughout. Each property has an example beside it that runs its check clean and then fails it
+ * under a {@link BlockBugs} mutation.
  */
 class BioProperties {
     /** Pages in the pool the ranges are drawn from (small, so that ranges meet and merge). */
     static final int POOL = 3;
+
+    /* The byte checks by their messages: the examples below name the one a mutation must fail. */
+    static final String TRIMMED_CLONE_BYTES = "the trimmed clone iterates its window";
+    static final String SPLIT_REMAINDER_BYTES = "the remainder iterates the sectors after the split";
+    static final String PARTIAL_COPY_BYTES = "the partial copy holds the trimmed clone's bytes";
+    static final String NESTED_CLONE_BYTES = "the inner clone iterates the nested window";
+
+    /** Two whole pages: bvecs of 8 sectors, so a window starting at sector 3 starts mid-bvec. */
+    static final List<Range> TWO_PAGES = List.of(new Range(0, 0, Page.PAGE_SIZE, false),
+            new Range(1, 0, Page.PAGE_SIZE, false));
 
     /** One {@code bio_add_page()} call: page, offset, length; {@code contiguous} continues the last range. */
     static final class Range {
@@ -176,7 +190,7 @@ class BioProperties {
             BioChecks.checkInvariants(clone);
             midBvec[0] = clone.biIter.biBvecDone != 0;
             byte[] window = Arrays.copyOfRange(ref, off * 512, (off + size) * 512);
-            assertArrayEquals(window, iterate(clone));
+            assertArrayEquals(window, iterate(clone), TRIMMED_CLONE_BYTES);
             BvecIter saved = clone.biIter.copy();
             BlockBio.bioAdvance(clone, clone.biIter.biSize);
             assertArrayEquals(window, BlockTesting.bytesOf(Bio.__bioForEachSegment(clone, new BvecIter(), saved)),
@@ -185,25 +199,37 @@ class BioProperties {
         };
     }
 
+    /**
+     * Runs a property's body on {@code ranges} without and with catalog bug {@code bug}: clean
+     * without it; with it, the check whose message is {@code check} fails (a check that cannot
+     * fail proves nothing).
+     */
+    static void assertOnlyTheBugFailsTheCheck(String bug, List<Range> ranges, WithParent body, String check) {
+        ExecutionResult clean = runWithParent(Kconfig.defaults(), ranges, body, new boolean[1]);
+        assertNull(clean.violation(), () -> clean.violation().summary());
+        ExecutionResult r = runWithParent(Kconfig.defaults().withBug(bug), ranges, body, new boolean[1]);
+        assertNotNull(r.violation(), bug + " must be caught");
+        assertTrue(r.oops() instanceof AssertionError && String.valueOf(r.oops().getMessage()).contains(check),
+                () -> "expected the check '" + check + "' to fail, got: " + r.violation().summary());
+    }
+
     /** The window check can fail: the catalog's bio_trim mutation is caught on a mid-bvec window. */
-    @net.jqwik.api.Example
+    @Example
     void theWindowCheckCatchesTheBioTrimMutation() {
-        List<Range> ranges = List.of(new Range(0, 0, Page.PAGE_SIZE, false), new Range(1, 0, Page.PAGE_SIZE, false));
-        boolean[] mid = new boolean[1];
         /* window from sector 3 (byte 1536, inside the first bvec) for 4 sectors */
-        ExecutionResult clean = runWithParent(Kconfig.defaults(), ranges, trimmedWindow(3, 3, mid), new boolean[1]);
-        assertNull(clean.violation());
-        ExecutionResult bug = runWithParent(Kconfig.defaults().withBug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE), ranges,
-                trimmedWindow(3, 3, mid), new boolean[1]);
-        org.junit.jupiter.api.Assertions.assertNotNull(bug.violation(), "the mutation must be caught");
-        org.junit.jupiter.api.Assertions.assertTrue(bug.oops() instanceof AssertionError
-                || bug.violation().kind() == kmodel.kernel.ViolationKind.BUG_ON, () -> bug.violation().summary());
+        assertOnlyTheBugFailsTheCheck(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE, TWO_PAGES, trimmedWindow(3, 3, new boolean[1]),
+                TRIMMED_CLONE_BYTES);
     }
 
     @Property(tries = 250, seed = "20170513")
     void aSplitAndTheAdvancedParentTogetherIterateTheParentsBytes(@ForAll("ranges") List<Range> ranges,
             @ForAll @IntRange(min = 0, max = 1 << 20) int a) {
-        withParent(ranges, (layer, parent, ref) -> {
+        withParent(ranges, split(a));
+    }
+
+    /** The split check as a reusable body. */
+    static WithParent split(int a) {
+        return (layer, parent, ref) -> {
             int sectors = parent.biIter.biSize / 512;
             if (sectors < 2 || parent.biIter.biSize % 512 != 0) {
                 // bio_split() BUG_ONs unless 0 < sectors < bio_sectors(); trim to whole sectors first
@@ -214,7 +240,14 @@ class BioProperties {
                 return;
             }
             checkSplit(layer, parent, ref, a);
-        });
+        };
+    }
+
+    /** The split check can fail: a bio_split() that moves only the remainder's sector and size. */
+    @Example
+    void theSplitCheckCatchesTheBioSplitMutation() {
+        /* 16 sectors split after 1 + 5 % 15 = 6 */
+        assertOnlyTheBugFailsTheCheck(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY, TWO_PAGES, split(5), SPLIT_REMAINDER_BYTES);
     }
 
     private static void checkSplit(BlockLayer layer, Bio bio, byte[] ref, int a) {
@@ -227,16 +260,21 @@ class BioProperties {
         Bio split = BlockBio.bioSplit(bio, at, layer.fsBioSet);
         BioChecks.checkInvariants(split);
         BioChecks.checkInvariants(bio);
-        assertEquals(start + at, bio.biIter.biSector);
-        assertArrayEquals(Arrays.copyOfRange(ref, 0, at * 512), iterate(split));
-        assertArrayEquals(Arrays.copyOfRange(ref, at * 512, ref.length), iterate(bio));
+        assertEquals(start + at, bio.biIter.biSector, "the remainder starts after the split");
+        assertArrayEquals(Arrays.copyOfRange(ref, 0, at * 512), iterate(split), "the split iterates the first sectors");
+        assertArrayEquals(Arrays.copyOfRange(ref, at * 512, ref.length), iterate(bio), SPLIT_REMAINDER_BYTES);
         BlockBio.bioPut(split);
     }
 
     @Property(tries = 200, seed = "20170514")
     void bioCloneBiosetPartialCopiesTheSameWindowAsATrimmedFastClone(@ForAll("ranges") List<Range> ranges,
             @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b) {
-        withParent(ranges, (layer, parent, ref) -> {
+        withParent(ranges, partialCopy(a, b));
+    }
+
+    /** The partial-copy check as a reusable body. */
+    static WithParent partialCopy(int a, int b) {
+        return (layer, parent, ref) -> {
             int sectors = ref.length / 512;
             int off = a % sectors;
             int size = 1 + b % (sectors - off);
@@ -246,17 +284,32 @@ class BioProperties {
             BioChecks.checkInvariants(copy);
             assertEquals(Bio.bioSegments(fast), copy.biVcnt, "one bvec per segment of the window");
             assertEquals(fast.biIter.biSector, copy.biIter.biSector);
-            assertArrayEquals(iterate(fast), BlockTesting.bytesOf(Bio.bioForEachSegmentAll(copy)));
+            assertArrayEquals(iterate(fast), BlockTesting.bytesOf(Bio.bioForEachSegmentAll(copy)), PARTIAL_COPY_BYTES);
             BlockBio.bioPut(fast);
             BlockBio.bioPut(copy);
-        });
+        };
+    }
+
+    /**
+     * The partial-copy check can fail: with the bio_trim mutation the trimmed clone of a window
+     * that starts mid-bvec no longer holds the bytes bio_clone_bioset_partial() copies.
+     */
+    @Example
+    void thePartialCopyCheckCatchesTheBioTrimMutation() {
+        /* window from sector 3 for 4 sectors, as above */
+        assertOnlyTheBugFailsTheCheck(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE, TWO_PAGES, partialCopy(3, 3), PARTIAL_COPY_BYTES);
     }
 
     @Property(tries = 200, seed = "20170515")
     void aCloneOfATrimmedCloneTrimmedAgainIteratesTheNestedWindow(@ForAll("ranges") List<Range> ranges,
             @ForAll @IntRange(min = 0, max = 1 << 20) int a, @ForAll @IntRange(min = 0, max = 1 << 20) int b,
             @ForAll @IntRange(min = 0, max = 1 << 20) int c, @ForAll @IntRange(min = 0, max = 1 << 20) int d) {
-        withParent(ranges, (layer, parent, ref) -> {
+        withParent(ranges, nestedWindow(a, b, c, d));
+    }
+
+    /** The nested-window check as a reusable body. */
+    static WithParent nestedWindow(int a, int b, int c, int d) {
+        return (layer, parent, ref) -> {
             int sectors = ref.length / 512;
             int off1 = a % sectors;
             int size1 = 1 + b % (sectors - off1);
@@ -269,9 +322,20 @@ class BioProperties {
             BioChecks.checkInvariants(inner);
             assertEquals(parent, inner.ioVecOwner(), "the table still belongs to the first parent");
             int from = (off1 + off2) * 512;
-            assertArrayEquals(Arrays.copyOfRange(ref, from, from + size2 * 512), iterate(inner));
+            assertArrayEquals(Arrays.copyOfRange(ref, from, from + size2 * 512), iterate(inner), NESTED_CLONE_BYTES);
             BlockBio.bioPut(inner);
             BlockBio.bioPut(outer);
-        });
+        };
+    }
+
+    /**
+     * The nested-window check can fail: with the bio_trim mutation the outer clone, trimmed to a
+     * window that starts mid-bvec, loses its offset, and the inner one inherits the error.
+     */
+    @Example
+    void theNestedWindowCheckCatchesTheBioTrimMutation() {
+        /* outer window: sector 3 for 1 + 9 % 13 = 10 sectors; inner: its sector 2 for 1 + 3 % 8 = 4 */
+        assertOnlyTheBugFailsTheCheck(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE, TWO_PAGES, nestedWindow(3, 9, 2, 3),
+                NESTED_CLONE_BYTES);
     }
 }

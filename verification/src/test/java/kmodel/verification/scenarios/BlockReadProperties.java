@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import kmodel.kernel.Kconfig;
+import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.lifetime.KObject;
 import kmodel.mm.FilemapBugs;
 import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
@@ -26,8 +28,10 @@ import net.jqwik.api.statistics.Statistics;
  * Random read workloads over the real block device (readers of three kinds, pages, read sizes
  * that may run past EOF, a failing page, cached pages, read-ahead windows, request tags) under
  * seeded random schedules and completion orders: every run keeps every invariant and every byte
- * a reader gets is the device's. Statistics show that the contended, error, would-block and
- * callback paths are reached.
+ * a reader gets is the device's. Statistics show how often the page-wait (a reader waits for a
+ * locked page: another reader's, or its own I/O in flight), error, would-block and callback
+ * paths are taken, and coverage checks fail the property unless each is taken at least once over
+ * its fixed-seed run.
  */
 class BlockReadProperties {
     private static final int PAGE = Page.PAGE_SIZE;
@@ -112,7 +116,11 @@ class BlockReadProperties {
                 .as(Workload::new);
     }
 
-    private static Scenario<ReadWorld> scenario(Workload w, List<String> outcomes) {
+    /**
+     * The workload as a scenario; each execution's end adds the world's outcome to
+     * {@code outcomes} and whether a reader waited on a locked page to {@code pageWaits}.
+     */
+    private static Scenario<ReadWorld> scenario(Workload w, List<String> outcomes, List<Boolean> pageWaits) {
         Scenario.Builder<ReadWorld> b = Scenario.<ReadWorld>named("random-read-workload", w.toString())
                 .setup(() -> {
                     ReadWorld world = new ReadWorld(w.pages, w.tags, w.ra);
@@ -138,14 +146,29 @@ class BlockReadProperties {
         return b.atEnd(world -> {
             world.check();
             outcomes.add(world.outcome());
+            pageWaits.add(waitedOnAPage());
         }).build();
+    }
+
+    /** Whether a task of this execution went to wait on a locked page (its on-stack wait_page entry). */
+    private static boolean waitedOnAPage() {
+        for (KObject o : Kernel.lifetimes().objects()) {
+            if (o.name().endsWith(".wait_page")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Property(tries = 120, seed = "20201129")
     void everyRandomReadWorkloadKeepsItsInvariantsAndReadsTheDevicesBytes(@ForAll("workloads") Workload w) {
         List<String> outcomes = new ArrayList<>();
-        CheckResult r = ModelCheck.random(scenario(w, outcomes)).seed(w.seed()).executions(12).run();
+        List<Boolean> pageWaits = new ArrayList<>();
+        CheckResult r = ModelCheck.random(scenario(w, outcomes, pageWaits)).seed(w.seed()).executions(12).run();
         assertTrue(r.passed(), () -> r.summaryLine() + "\n" + r.diagram());
+        for (boolean waited : pageWaits) {
+            Statistics.label("waited on a locked page").collect(waited);
+        }
         for (String o : outcomes) {
             Statistics.label("error").collect(o.contains("-EIO"));
             Statistics.label("would block").collect(o.contains("-EAGAIN"));
@@ -156,13 +179,16 @@ class BlockReadProperties {
             }
             Statistics.label("read runs past EOF").collect(pastEof);
         }
+        for (String path : new String[] {"waited on a locked page", "error", "would block", "callback fired"}) {
+            Statistics.label(path).coverage(c -> c.check(true).count(n -> n > 0));
+        }
     }
 
     /** The property's checks can fail: the same workload machinery finds a catalog bug. */
     @Example
     void theWorkloadCheckFindsTheV1AsyncWaitRace() {
         Workload w = new Workload(2, 2, 0, -1, -1, List.of(new Reader(2, 0, PAGE), new Reader(0, 0, PAGE)));
-        CheckResult r = ModelCheck.random(scenario(w, new ArrayList<>())).seed(5).executions(3000)
+        CheckResult r = ModelCheck.random(scenario(w, new ArrayList<>(), new ArrayList<>())).seed(5).executions(3000)
                 .config(Kconfig.defaults().withBug(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD)).run();
         assertEquals(ViolationKind.MISSED_WAKEUP, r.kind(), r::summaryLine);
     }

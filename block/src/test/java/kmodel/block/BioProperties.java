@@ -200,7 +200,7 @@ class BioProperties {
     }
 
     /**
-     * Runs a property's body on {@code ranges} without and with catalog bug {@code bug}: clean
+     * Runs a property's body on {@code ranges} without and with bug switch {@code bug}: clean
      * without it; with it, the check whose message is {@code check} fails (a check that cannot
      * fail proves nothing).
      */

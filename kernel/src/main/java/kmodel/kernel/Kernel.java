@@ -36,6 +36,23 @@ public final class Kernel {
         return r;
     }
 
+    /** A name for a new {@link kmodel.kernel.sched.Footprinted} object (0 outside a reducing search). */
+    public static long newUid() {
+        Runtime r = rt;
+        return r != null ? r.newUid() : 0;
+    }
+
+    /**
+     * Tells a reducing search that the running step acts on {@code o} although no scheduling
+     * point named it (see {@link Runtime#access}); nothing outside a runtime.
+     */
+    public static void access(Object o) {
+        Runtime r = rt;
+        if (r != null) {
+            r.access(o);
+        }
+    }
+
     /** include/asm-generic/current.h: {@code current}, the task running this code. */
     public static Task current() {
         return rt().current();

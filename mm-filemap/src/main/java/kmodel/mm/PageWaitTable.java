@@ -1,5 +1,7 @@
 package kmodel.mm;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.wait.WaitQueueEntry;
@@ -27,7 +29,7 @@ import kmodel.kernel.wait.WaitQueueHead;
  * <p>Lock rule: each head's list is protected by its own {@code q->lock} (see
  * {@link WaitQueueHead}); the table itself is immutable.
  */
-public final class PageWaitTable {
+public final class PageWaitTable extends Footprinted {
     private final WaitQueueHead[] heads;
 
     /** mm/filemap.c: {@code pagecache_init()}: {@code init_waitqueue_head()} for each head. */
@@ -46,6 +48,8 @@ public final class PageWaitTable {
     private WaitQueueHead headAt(int i) {
         WaitQueueHead q = heads[i];
         if (q == null) {
+            // Whoever creates the head names it: creations must not commute (Footprinted).
+            Kernel.access(this);
             q = new WaitQueueHead("page_wait_table[" + i + "]");
             heads[i] = q;
         }

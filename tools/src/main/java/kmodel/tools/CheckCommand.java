@@ -90,9 +90,63 @@ final class CheckCommand implements Callable<Integer> {
             description = "Exploration strategy (default: ${DEFAULT-VALUE}).")
     StrategyName strategy;
 
-    @Option(names = "--preemptions", paramLabel = "N", defaultValue = "2",
-            description = "Preemption bound of exhaustive search, iterated 0..N (default: ${DEFAULT-VALUE}).")
+    /** Parses {@code --preemptions}: a bound of 0 or more, or {@code unbounded}. */
+    static final class PreemptionsConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            String v = value.trim();
+            if (v.equalsIgnoreCase("unbounded")) {
+                return ModelCheck.UNBOUNDED;
+            }
+            try {
+                int n = Integer.parseInt(v);
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new CommandLine.TypeConversionException("expected a bound of 0 or more, or 'unbounded', got '"
+                    + value + "'");
+        }
+    }
+
+    /** {@code --reduction} values. */
+    enum Reduction {
+        DPOR, NONE;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Parses {@code --reduction}. */
+    static final class ReductionConverter implements CommandLine.ITypeConverter<Reduction> {
+        @Override
+        public Reduction convert(String value) {
+            for (Reduction r : Reduction.values()) {
+                if (r.toString().equalsIgnoreCase(value.trim())) {
+                    return r;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected dpor or none, got '" + value + "'");
+        }
+    }
+
+    @Option(names = "--preemptions", paramLabel = "N|unbounded", defaultValue = "2",
+            converter = PreemptionsConverter.class,
+            description = "Preemption bound of exhaustive search, iterated 0..N (default: ${DEFAULT-VALUE}); "
+                    + "'unbounded' explores every interleaving, with partial-order reduction, and a finished "
+                    + "search is complete for the scenario.")
     int preemptions;
+
+    @Option(names = "--reduction", paramLabel = "dpor|none", defaultValue = "dpor",
+            converter = ReductionConverter.class,
+            description = "Partial-order reduction of unbounded exhaustive search: dpor (source sets and sleep "
+                    + "sets) or none (plain DFS, for comparison) (default: ${DEFAULT-VALUE}). A bounded search "
+                    + "is plain DFS.")
+    Reduction reduction;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
             description = "Seed of pct and random (default: ${DEFAULT-VALUE}).")
@@ -166,7 +220,7 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     private ModelCheck configure(ModelCheck check) {
-        check.preemptions(preemptions).seed(seed).steps(steps).verbose(verbose);
+        check.preemptions(preemptions).reduction(reduction == Reduction.DPOR).seed(seed).steps(steps).verbose(verbose);
         if (executions != null) {
             check.executions(executions);
         }
@@ -194,8 +248,9 @@ final class CheckCommand implements Callable<Integer> {
     /** Range checks picocli's type conversion does not do; options that the strategy ignores. */
     private void validate() {
         CommandLine cmd = spec.commandLine();
-        if (preemptions < 0) {
-            throw new Kmodel.OneLine(cmd, "--preemptions must be 0 or more, got " + preemptions);
+        if (reduction == Reduction.DPOR && preemptions != ModelCheck.UNBOUNDED
+                && cmd.getParseResult().hasMatchedOption("--reduction")) {
+            throw new Kmodel.OneLine(cmd, "--reduction dpor needs --preemptions unbounded (a bounded search is plain DFS)");
         }
         if (executions != null && executions < 1) {
             throw new Kmodel.OneLine(cmd, "--executions must be 1 or more, got " + executions);
@@ -215,6 +270,10 @@ final class CheckCommand implements Callable<Integer> {
         if (strategy != StrategyName.EXHAUSTIVE
                 && spec.commandLine().getParseResult().hasMatchedOption("--preemptions")) {
             throw new Kmodel.OneLine(cmd, "--preemptions applies to --strategy exhaustive only");
+        }
+        if (strategy != StrategyName.EXHAUSTIVE
+                && spec.commandLine().getParseResult().hasMatchedOption("--reduction")) {
+            throw new Kmodel.OneLine(cmd, "--reduction applies to --strategy exhaustive only");
         }
     }
 }

@@ -1,6 +1,9 @@
 package kmodel.verification;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.Locale;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
@@ -13,7 +16,7 @@ public final class CheckResult {
     private final Kconfig config;
     private final String strategy;
     private final long executions;
-    private final int distinctOutcomes;
+    private final SortedSet<String> outcomes;
     private final long nanos;
     private final boolean complete;
     private final Violation violation;
@@ -25,7 +28,7 @@ public final class CheckResult {
     private final Throwable oops;
     private final boolean budgetReached;
 
-    CheckResult(String scenario, Kconfig config, String strategy, long executions, int distinctOutcomes, long nanos,
+    CheckResult(String scenario, Kconfig config, String strategy, long executions, SortedSet<String> outcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
             String firstStepBound, Throwable oops, boolean budgetReached) {
         this.budgetReached = budgetReached;
@@ -33,7 +36,7 @@ public final class CheckResult {
         this.config = config;
         this.strategy = strategy;
         this.executions = executions;
-        this.distinctOutcomes = distinctOutcomes;
+        this.outcomes = Collections.unmodifiableSortedSet(new TreeSet<>(outcomes));
         this.nanos = nanos;
         this.complete = complete;
         this.violation = violation;
@@ -65,7 +68,12 @@ public final class CheckResult {
 
     /** Distinct terminal outcomes (the scenario's end-state summaries) among passing executions. */
     public int distinctOutcomes() {
-        return distinctOutcomes;
+        return outcomes.size();
+    }
+
+    /** The distinct terminal outcomes themselves, sorted. */
+    public SortedSet<String> outcomes() {
+        return outcomes;
     }
 
     /** Wall time of the exploration (reported, never asserted). */
@@ -133,7 +141,7 @@ public final class CheckResult {
         StringBuilder sb = new StringBuilder();
         sb.append(passed() ? "PASS " : "FAIL ").append(scenario);
         sb.append(String.format(Locale.ROOT, "  %d execution%s, %d outcome%s, %s%s", executions, executions == 1 ? "" : "s",
-                distinctOutcomes, distinctOutcomes == 1 ? "" : "s", strategy,
+                outcomes.size(), outcomes.size() == 1 ? "" : "s", strategy,
                 budgetReached ? " (budget reached, not exhaustive)" : ""));
         if (!config.canonical().isEmpty()) {
             sb.append(" [").append(config.canonical()).append(']');

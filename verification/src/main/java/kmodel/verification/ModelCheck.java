@@ -1,6 +1,6 @@
 package kmodel.verification;
 
-import java.util.HashSet;
+import java.util.TreeSet;
 import java.util.List;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
@@ -9,6 +9,7 @@ import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.TraceEvent;
 import kmodel.verification.explore.DfsStrategy;
+import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
 import kmodel.verification.explore.NondeterminismException;
 import kmodel.verification.explore.PctStrategy;
@@ -45,6 +46,8 @@ public final class ModelCheck {
 
     /** Default preemption bound. */
     public static final int DEFAULT_PREEMPTIONS = 2;
+    /** {@link #preemptions(int)}: no bound; the search is complete for the scenario when it finishes. */
+    public static final int UNBOUNDED = -1;
     /** Default step bound per execution. */
     public static final long DEFAULT_STEPS = 20_000;
     /** Default execution budget of exhaustive search. */
@@ -62,6 +65,8 @@ public final class ModelCheck {
     private Kconfig config = Kconfig.defaults();
     private boolean iterative = true;
     private boolean verbose;
+    private boolean reduction = true;
+    private boolean blindReduction;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -88,10 +93,34 @@ public final class ModelCheck {
         return new ModelCheck(scenario, kind);
     }
 
-    /** Preemption bound of exhaustive search (default 2). */
+    /**
+     * Preemption bound of exhaustive search (default 2), or {@link #UNBOUNDED}: every
+     * interleaving, with partial-order reduction unless {@link #reduction(boolean)} turned it off.
+     */
     public ModelCheck preemptions(int n) {
         this.preemptions = n;
         return this;
+    }
+
+    /**
+     * Partial-order reduction (source-DPOR with sleep sets) for unbounded exhaustive search
+     * (default on). A bounded search is plain DFS either way: the reduction is not yet combined
+     * with a preemption bound.
+     */
+    public ModelCheck reduction(boolean on) {
+        this.reduction = on;
+        return this;
+    }
+
+    /** A deliberately unsound reduction (every step independent), for tests that must see it fail. */
+    ModelCheck blindReductionForTesting() {
+        this.blindReduction = true;
+        return this;
+    }
+
+    /** Whether the search runs with partial-order reduction. */
+    public boolean reduces() {
+        return kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED && reduction;
     }
 
     /** Whether to iterate the bound 0..N (default) or search at N directly. */
@@ -148,7 +177,8 @@ public final class ModelCheck {
         long start = System.nanoTime();
         final Kconfig config = scenario.settings().overlay(this.config);
         Program program = scenario.program();
-        HashSet<String> outcomes = new HashSet<>();
+        TreeSet<String> outcomes = new TreeSet<>();
+        long pruned = 0;
         long count = 0;
         long boundHits = 0;
         String firstBound = null;
@@ -157,14 +187,18 @@ public final class ModelCheck {
         boolean complete = true;
         String describe;
         try (DeterministicRuntime rt = new DeterministicRuntime()) {
-            int from = kind == Kind.EXHAUSTIVE && iterative ? 0 : preemptions;
-            int to = kind == Kind.EXHAUSTIVE ? preemptions : from;
+            boolean unbounded = kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED;
+            int from = unbounded ? 0 : kind == Kind.EXHAUSTIVE && iterative ? 0 : preemptions;
+            int to = unbounded ? 0 : kind == Kind.EXHAUSTIVE ? preemptions : from;
             long budget = executions > 0 ? executions
                     : kind == Kind.EXHAUSTIVE ? DEFAULT_EXHAUSTIVE_BUDGET : DEFAULT_SAMPLED;
             describe = null;
             search:
             for (int bound = from; bound <= to; bound++) {
-                ExplorationStrategy s = kind == Kind.EXHAUSTIVE ? new DfsStrategy(bound)
+                ExplorationStrategy s = unbounded
+                        ? (blindReduction ? DporStrategy.blindForTesting()
+                                : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE))
+                        : kind == Kind.EXHAUSTIVE ? new DfsStrategy(bound)
                         : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
                 describe = s.describe();
                 do {
@@ -176,7 +210,9 @@ public final class ModelCheck {
                         failing = s.schedule().copy();
                         break search;
                     }
-                    if (r.stepBound() != null) {
+                    if (r.pruned()) {
+                        pruned++;
+                    } else if (r.stepBound() != null) {
                         boundHits++;
                         if (firstBound == null) {
                             firstBound = r.stepBound();
@@ -206,7 +242,7 @@ public final class ModelCheck {
                 token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();
                 oops = replay.oops();
             }
-            return new CheckResult(scenario.name(), config, describe, count, outcomes.size(), System.nanoTime() - start,
+            return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
                     complete && kind == Kind.EXHAUSTIVE, violation, trace, diagram, token, boundHits, firstBound, oops,
                     kind == Kind.EXHAUSTIVE && !complete);
         }

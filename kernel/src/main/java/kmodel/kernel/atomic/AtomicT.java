@@ -1,12 +1,14 @@
 package kmodel.kernel.atomic;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.Kernel;
 
 /**
  * include/linux/atomic.h: {@code atomic_t}. Each operation is one scheduling point followed by
  * one indivisible step.
  */
-public final class AtomicT {
+public final class AtomicT extends Footprinted {
     private final String name;
     private int counter;
 
@@ -17,7 +19,7 @@ public final class AtomicT {
 
     /** include/linux/atomic.h: {@code atomic_read()}. */
     public int read() {
-        Kernel.rt().point("atomic_read", this);
+        Kernel.rt().pointRead("atomic_read", this);
         synchronized (this) {
             return counter;
         }

@@ -18,7 +18,7 @@ public final class Bitops {
 
     /** include/asm-generic/bitops/non-atomic.h: {@code test_bit()}. */
     public static boolean testBit(int nr, FlagsWord w) {
-        Kernel.rt().point("test_bit", w);
+        Kernel.rt().pointRead("test_bit", w);
         synchronized (w) {
             return (w.bits & mask(nr)) != 0;
         }

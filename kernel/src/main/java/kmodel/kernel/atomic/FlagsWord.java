@@ -1,11 +1,13 @@
 package kmodel.kernel.atomic;
 
+import kmodel.kernel.sched.Footprinted;
+
 /**
  * An {@code unsigned long} flags word, such as {@code page->flags} or {@code bio->bi_flags},
  * operated on by {@link Bitops}. Atomic operations are scheduling points; the non-atomic
  * {@code __} variants are for words the caller owns exclusively.
  */
-public final class FlagsWord {
+public final class FlagsWord extends Footprinted {
     private final String name;
     /** The bits. Read and written only through {@link Bitops} (each call one atomic step). */
     long bits;

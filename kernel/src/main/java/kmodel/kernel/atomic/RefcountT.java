@@ -1,5 +1,7 @@
 package kmodel.kernel.atomic;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 
@@ -8,7 +10,7 @@ import kmodel.kernel.ViolationKind;
  * reports: an increment from zero is a {@code use-after-free}, a decrement below zero a
  * {@code double-release}.
  */
-public final class RefcountT {
+public final class RefcountT extends Footprinted {
     private final String name;
     private int refs;
 
@@ -19,7 +21,7 @@ public final class RefcountT {
 
     /** include/linux/refcount.h: {@code refcount_read()}. */
     public int read() {
-        Kernel.rt().point("refcount_read", this);
+        Kernel.rt().pointRead("refcount_read", this);
         synchronized (this) {
             return refs;
         }

@@ -1,5 +1,7 @@
 package kmodel.kernel.atomic;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.Kernel;
 
 /**
@@ -10,7 +12,7 @@ import kmodel.kernel.Kernel;
  *
  * @param <T> the value type
  */
-public final class Shared<T> {
+public final class Shared<T> extends Footprinted {
     private final String name;
     private T value;
 
@@ -21,7 +23,7 @@ public final class Shared<T> {
 
     /** include/asm-generic/rwonce.h: {@code READ_ONCE()}. */
     public T readOnce() {
-        Kernel.rt().point("READ_ONCE", this);
+        Kernel.rt().pointRead("READ_ONCE", this);
         synchronized (this) {
             return value;
         }
@@ -37,7 +39,7 @@ public final class Shared<T> {
 
     /** include/asm-generic/rwonce.h: {@code smp_load_acquire()}. */
     public T loadAcquire() {
-        Kernel.rt().point("smp_load_acquire", this);
+        Kernel.rt().pointRead("smp_load_acquire", this);
         synchronized (this) {
             return value;
         }

@@ -1,5 +1,7 @@
 package kmodel.kernel.lifetime;
 
+import kmodel.kernel.sched.Footprinted;
+
 
 
 /**
@@ -12,7 +14,7 @@ package kmodel.kernel.lifetime;
  * <p>Names are given by the model in creation order ("P0", "bio3"), never from identity hashes,
  * so that a replayed schedule prints the same trace byte for byte.
  */
-public abstract class KObject {
+public abstract class KObject extends Footprinted {
     private final String kind;
     private String name;
     /** Set once by {@link #released()}; written only by the task that dropped the last reference. */
@@ -57,6 +59,7 @@ public abstract class KObject {
 
     /** A freed object is being handed out again by its allocator (pages are reusable). */
     protected final void reuse() {
+        Lifetimes.accessed(this);
         freed = false;
         expectedRefs = 0;
         expectedWhy = null;
@@ -64,6 +67,7 @@ public abstract class KObject {
 
     /** Marks the object freed; a second free is a {@code double-release}. */
     protected final void released() {
+        Lifetimes.accessed(this);
         Lifetimes l = Lifetimes.activeOrNull();
         if (l != null) {
             l.free(this);
@@ -74,6 +78,7 @@ public abstract class KObject {
 
     /** An access through a pointer: touching a freed object is a {@code use-after-free}. */
     public final void touch() {
+        Lifetimes.accessed(this);
         if (freed) {
             Lifetimes.useAfterFree(this);
         }

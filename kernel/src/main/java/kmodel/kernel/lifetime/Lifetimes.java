@@ -1,9 +1,12 @@
 package kmodel.kernel.lifetime;
 
+import kmodel.kernel.sched.Footprinted;
+
 import java.util.ArrayList;
 import java.util.List;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Runtime;
 
 /**
  * The lifetime tracker of one execution: every {@link KObject} created while it runs, whether it
@@ -19,10 +22,28 @@ import kmodel.kernel.ViolationKind;
  *
  * Only the running task touches it (one task runs at a time), so it needs no lock.
  */
-public final class Lifetimes {
+public final class Lifetimes extends Footprinted {
     private static Lifetimes active;
 
     private final ArrayList<KObject> objects = new ArrayList<>();
+    /**
+     * The runtime to tell about every touch, free and creation (for partial-order reduction), or
+     * null. Creations are all reported as acting on this tracker too, since the model names
+     * objects in creation order: two allocations never commute.
+     */
+    private Runtime recorder;
+
+    /** Reports every access to a tracked object to {@code rt} ({@link Runtime#access}). */
+    public void recordAccessesTo(Runtime rt) {
+        this.recorder = rt;
+    }
+
+    static void accessed(Object o) {
+        Lifetimes l = active;
+        if (l != null && l.recorder != null) {
+            l.recorder.access(o);
+        }
+    }
 
     /** Makes this tracker the one new objects register with (the runtime does this per execution). */
     public void activate() {
@@ -41,6 +62,10 @@ public final class Lifetimes {
     }
 
     void register(KObject o) {
+        if (recorder != null) {
+            recorder.access(this);
+            recorder.access(o);
+        }
         o.slot = objects.size();
         objects.add(o);
     }

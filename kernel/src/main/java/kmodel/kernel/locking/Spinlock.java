@@ -1,5 +1,7 @@
 package kmodel.kernel.locking;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.Task;
@@ -15,7 +17,7 @@ import kmodel.kernel.sched.Task;
  * are tasks of their own that may run "on another CPU", so disabling interrupts has no effect
  * the model can observe. Lockdep's irq-safety rules are not checked (see the limitations).
  */
-public final class Spinlock {
+public final class Spinlock extends Footprinted {
     private final String name;
     /** The holder, or null. Written only by the runtime inside spin_lock/spin_unlock. */
     private Task owner;

@@ -3,6 +3,7 @@ package kmodel.kernel.sched;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
@@ -96,6 +97,26 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private String stepBound;
     private ArrayList<TraceEvent> trace;
     private boolean detail;
+    /**
+     * The strategy reduces by partial order ({@link Strategy#observesSteps()}): every decision
+     * goes to it, and {@link #footprint} collects what the running step acts on. False for plain
+     * DFS, PCT, random and replay, which then pay nothing for it.
+     */
+    private boolean observe;
+    private long[] footprint = new long[16];
+    private int footprintLen;
+    /**
+     * Names of objects a step acted on that carry no {@link Footprinted#uid} (created outside an
+     * execution, or not a model primitive): by identity, kept across executions so that they are
+     * stable. Only with {@link #observe}.
+     */
+    private final IdentityHashMap<Object, Long> unnamed = new IdentityHashMap<>();
+    /** Names of tasks, and of the task list itself (spawning appends to it: spawns never commute). */
+    private static final long TASK_UID_BASE = -(1L << 40);
+    private static final long TASK_LIST_UID = -(1L << 41);
+    private static final int MAX_UNNAMED = 4096;
+    /** The observing strategy stopped this execution as redundant (sleep-set blocked). */
+    private boolean pruned;
 
     /** Creates a runtime driven from the calling thread (the controller). */
     public DeterministicRuntime() {
@@ -185,6 +206,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         this.stepLimit = stepLimit;
         this.trace = tracing ? new ArrayList<>() : null;
         this.detail = tracing && everyPoint;
+        this.observe = strategy.observesSteps();
+        this.pruned = false;
+        this.footprintLen = 0;
         tasks.clear();
         steps = 0;
         violation = null;
@@ -194,9 +218,13 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         running = false;
         current = boot;
         boot.locksHeld = 0;
+        boot.allocs = 0;
+        Runtime prev = Kernel.install(this);
         lifetimes = new Lifetimes();
         lifetimes.activate();
-        Runtime prev = Kernel.install(this);
+        if (observe) {
+            lifetimes.recordAccessesTo(this);
+        }
         String outcome = null;
         try {
             try {
@@ -214,12 +242,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                 }
                 running = false;
                 current = boot;
-                if (violation == null && stepBound == null) {
+                if (violation == null && stepBound == null && !pruned) {
                     checkQuiescence();
                 }
                 abortRemaining();
                 current = boot;
-                if (violation == null && stepBound == null) {
+                if (violation == null && stepBound == null && !pruned) {
                     try {
                         outcome = program.finish();
                         lifetimes.checkLeaks();
@@ -234,7 +262,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             Kernel.install(prev);
         }
         List<TraceEvent> events = trace != null ? Collections.unmodifiableList(trace) : Collections.emptyList();
-        return new ExecutionResult(violation, stepBound, steps, events, outcome, oops);
+        return new ExecutionResult(violation, stepBound, steps, events, outcome, oops, pruned);
     }
 
     /** Stops every worker thread. */
@@ -266,8 +294,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                         + Task.stateName(t.state) + on + work + ", and no task is left to wake it", t.name()), t);
                 return;
             }
-            if (t.runState == Task.RunState.SPINNING) {
-                Spinlock l = (Spinlock) t.spinningOn;
+            if (t.runState == Task.RunState.SPINNING || t.pendingLock != null) {
+                Spinlock l = t.pendingLock != null ? t.pendingLock : (Spinlock) t.spinningOn;
                 Task owner = l.owner();
                 setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " spins on " + l + " held by "
                         + (owner != null ? owner.name() : "nobody") + ", which can no longer run", t.name()), t);
@@ -386,8 +414,15 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
     }
 
-    /** Picks who runs next; {@code me} is the current task if it may go on running, else null. */
+    /**
+     * Picks who runs next; {@code me} is the current task if it may go on running, else null.
+     * Returns null when no task is runnable, or when an observing strategy pruned the execution
+     * ({@link #pruned} set).
+     */
     private Task pickNext(Task me) {
+        if (observe && current != boot) {
+            strategy.stepDone(current.id(), footprint, footprintLen);
+        }
         int n = 0;
         for (int i = 0; i < tasks.size(); i++) {
             Task t = tasks.get(i);
@@ -403,18 +438,98 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (n == 0) {
             return null;
         }
-        if (n == 1) {
+        if (n == 1 && !observe) {
             return tasks.get(ids[0]);
         }
         int cur = me != null && enabled(me) ? me.id() : -1;
-        return tasks.get(strategy.pickTask(ids, n, cur));
+        int pick = strategy.pickTask(ids, n, cur);
+        if (pick == Strategy.PRUNE) {
+            pruned = true;
+            return null;
+        }
+        Task next = tasks.get(pick);
+        if (observe) {
+            beginStep(next);
+        }
+        return next;
+    }
+
+    /**
+     * The footprint of {@code t}'s next step starts with the object of its scheduling point; with
+     * the task itself when the point named none ({@code set_current_state}, {@code schedule}, ...:
+     * the task's own state, which wakers and signallers write through points naming the task),
+     * when the task starts, and when it resumes from sleep (after the wake-up that names it).
+     * Reads of the task's signal and task_work state elsewhere report the task
+     * ({@link Sched#signalPending}), so they too are ordered against the writers.
+     */
+    private void beginStep(Task t) {
+        footprintLen = 0;
+        footprint[footprintLen++] = t.pendingUid != 0 ? t.pendingUid : (TASK_UID_BASE - t.id()) << 2;
+    }
+
+    /** The name of {@code o} in footprints. */
+    private long uidOf(Object o) {
+        if (o instanceof Footprinted) {
+            long uid = ((Footprinted) o).uid;
+            if (uid != 0) {
+                return uid;
+            }
+        } else if (o instanceof Task) {
+            return TASK_UID_BASE - ((Task) o).id();
+        }
+        Long name = unnamed.get(o);
+        if (name == null) {
+            if (unnamed.size() >= MAX_UNNAMED) {
+                throw new IllegalStateException("partial-order reduction: more than " + MAX_UNNAMED
+                        + " objects without a Footprinted name were acted on (" + o.getClass().getName()
+                        + "): objects created in an execution must extend Footprinted");
+            }
+            name = (long) -(unnamed.size() + 1);
+            unnamed.put(o, name);
+        }
+        return name;
+    }
+
+    @Override
+    public void access(Object o) {
+        if (!observe || !running || o == null) {
+            return;
+        }
+        accessUid(uidOf(o) << 2 | WRITE);
+    }
+
+    /** Adds an entry ({@code uid << 2 | kind}) to the footprint; a write or acquire replaces a read. */
+    private void accessUid(long entry) {
+        for (int i = 0; i < footprintLen; i++) {
+            if (footprint[i] >> 2 == entry >> 2) {
+                if ((footprint[i] & 3) == READ) {
+                    footprint[i] = entry;
+                }
+                return;
+            }
+        }
+        if (footprintLen == footprint.length) {
+            long[] bigger = new long[footprintLen * 2];
+            System.arraycopy(footprint, 0, bigger, 0, footprintLen);
+            footprint = bigger;
+        }
+        footprint[footprintLen++] = entry;
+    }
+
+    @Override
+    public long newUid() {
+        if (!observe) {
+            return 0;
+        }
+        Task t = current;
+        return ((long) (t == boot ? 1 : t.id() + 2) << 32) | ++t.allocs;
     }
 
     private static boolean enabled(Task t) {
         switch (t.runState) {
             case NEW:
             case RUNNABLE:
-                return true;
+                return t.pendingLock == null || t.pendingLock.owner() == null;
             case SPINNING:
                 return ((Spinlock) t.spinningOn).owner() == null;
             default:
@@ -456,8 +571,22 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         return lifetimes;
     }
 
+    /** Footprint entry kinds, in the low two bits of an entry ({@link Strategy#stepDone}). */
+    static final int WRITE = 0;
+    static final int READ = 1;
+    static final int ACQUIRE = 2;
+
     @Override
     public void point(String what, Object obj) {
+        point(what, obj, WRITE);
+    }
+
+    @Override
+    public void pointRead(String what, Object obj) {
+        point(what, obj, READ);
+    }
+
+    private void point(String what, Object obj, int kind) {
         if (!running) {
             return;
         }
@@ -472,7 +601,15 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (detail) {
             record(me, obj != null ? what + " " + obj : what, TraceEvent.Level.DETAIL);
         }
+        if (observe) {
+            me.pendingUid = obj != null ? uidOf(obj) << 2 | kind : 0;
+        }
         Task next = pickNext(me);
+        if (next == null) {
+            // pruned: hand the baton back to the controller, which unwinds this task
+            transfer(workers.get(me.id()), controller);
+            throw ABORT;
+        }
         switchTo(me, next);
     }
 
@@ -486,6 +623,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             throw new Violation(ViolationKind.BUG_ON, "schedule() called outside a task (boot or end checks)", null);
         }
         me.runState = Task.RunState.SLEEPING;
+        me.pendingUid = 0;
         record(me, "sleeps " + Task.stateName(me.state) + (me.waitingOn != null ? " on " + me.waitingOn : ""),
                 TraceEvent.Level.INFO);
         Task next = pickNext(null);
@@ -512,8 +650,18 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
     @Override
     public void spinLock(Spinlock lock) {
-        point("spin_lock", lock);
         Task me = current;
+        if (running && lock.owner() == me) {
+            throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + "): AA deadlock", me.name());
+        }
+        // A task is not scheduled at spin_lock while the lock is held (see enabled()): a failed
+        // attempt would be a step of its own, and every contended attempt an interleaving (and,
+        // for partial-order reduction, a Mazurkiewicz trace) of its own, for nothing anyone can
+        // observe. The loop below is left for a lock taken between the point and the acquire,
+        // which one-task-at-a-time execution never does.
+        me.pendingLock = running ? lock : null;
+        point("spin_lock", lock, ACQUIRE);
+        me.pendingLock = null;
         while (lock.owner() != null) {
             if (!running) {
                 if (aborting) {
@@ -526,6 +674,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
             me.runState = Task.RunState.SPINNING;
             me.spinningOn = lock;
+            if (observe) {
+                me.pendingUid = uidOf(lock) << 2 | ACQUIRE;
+            }
             Task next = pickNext(null);
             if (next == null) {
                 transfer(workers.get(me.id()), controller);
@@ -565,6 +716,10 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(tasks.size(), name, column != null ? column : name, irq, daemon, body);
         tasks.add(t);
+        if (observe && running) {
+            accessUid(TASK_LIST_UID << 2 | WRITE);
+            accessUid((TASK_UID_BASE - t.id()) << 2 | WRITE);
+        }
         if (running) {
             record(current, "starts " + name, TraceEvent.Level.DETAIL);
         }

@@ -11,9 +11,11 @@ public final class ExecutionResult {
     private final List<TraceEvent> trace;
     private final String outcome;
     private final Throwable oops;
+    private final boolean pruned;
 
     ExecutionResult(Violation violation, String stepBound, long steps, List<TraceEvent> trace, String outcome,
-            Throwable oops) {
+            Throwable oops, boolean pruned) {
+        this.pruned = pruned;
         this.violation = violation;
         this.stepBound = stepBound;
         this.steps = steps;
@@ -45,6 +47,14 @@ public final class ExecutionResult {
     /** The scenario's summary of the final state, for counting distinct terminal outcomes. */
     public String outcome() {
         return outcome;
+    }
+
+    /**
+     * Whether a partial-order-reducing strategy stopped the execution part way as redundant
+     * (every runnable task was in its sleep set): no end checks ran and it has no outcome.
+     */
+    public boolean pruned() {
+        return pruned;
     }
 
     /** The Java exception behind an "oops" bug-on, for debugging the model; usually null. */

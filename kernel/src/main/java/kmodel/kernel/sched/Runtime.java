@@ -35,6 +35,15 @@ public interface Runtime {
     void point(String what, Object obj);
 
     /**
+     * A scheduling point before a primitive that only reads {@code obj} ({@code test_bit},
+     * {@code atomic_read}, {@code READ_ONCE}, a lockless list peek): two reads of one object
+     * commute, which partial-order reduction uses. Otherwise the same as {@link #point}.
+     */
+    default void pointRead(String what, Object obj) {
+        point(what, obj);
+    }
+
+    /**
      * kernel/sched/core.c: the dequeue half of {@code __schedule()}: the current task, whose
      * state is not TASK_RUNNING and which has no pending signal its state admits, leaves the
      * run queue and returns once {@link #tryToWakeUp} made it runnable and it was picked.
@@ -61,6 +70,19 @@ public interface Runtime {
      * worker). It becomes runnable at once.
      */
     Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body);
+
+    /**
+     * Notes that the running step acts on {@code o} although no scheduling point named it (a
+     * tracked object touched, freed or created, a task spawned), for partial-order reduction's
+     * dependence relation. Free unless a reducing strategy runs.
+     */
+    default void access(Object o) {
+    }
+
+    /** A name for a new {@link Footprinted} object; 0 unless a reducing strategy runs. */
+    default long newUid() {
+        return 0;
+    }
 
     /** Whether events are being recorded (the counterexample replay). */
     boolean tracing();

@@ -40,7 +40,9 @@ public final class Sched {
 
     /** include/linux/sched.h: {@code __set_current_state()}, no barrier. */
     public static void __setCurrentState(int state) {
-        Kernel.rt().current().state = state;
+        Runtime rt = Kernel.rt();
+        rt.access(rt.current()); // try_to_wake_up() reads it: no point, but not independent
+        rt.current().state = state;
     }
 
     /** Records what the current task is about to sleep on (for missed-wakeup reports). */
@@ -93,11 +95,13 @@ public final class Sched {
 
     /** include/linux/sched/signal.h: {@code signal_pending()}. */
     public static boolean signalPending(Task p) {
+        Kernel.access(p);
         return p.sigPending;
     }
 
     /** include/linux/sched/signal.h: {@code fatal_signal_pending()}. */
     public static boolean fatalSignalPending(Task p) {
+        Kernel.access(p);
         return p.sigPending && p.fatalSignal;
     }
 

@@ -1,5 +1,7 @@
 package kmodel.kernel.sched;
 
+import kmodel.kernel.locking.Spinlock;
+
 /**
  * include/linux/sched.h: {@code struct task_struct}, the parts the model needs.
  *
@@ -73,6 +75,12 @@ public final class Task {
     // Runtime bookkeeping (owned by the runtime, not kernel state).
     RunState runState = RunState.NEW;
     Object spinningOn;
+    /** The name of the object of the scheduling point the task waits at: its next step acts on it (0: none). */
+    long pendingUid;
+    /** The lock the task waits to take at its spin_lock point: not runnable while it is held. */
+    Spinlock pendingLock;
+    /** Objects this task created in this execution (names them: {@link Footprinted}). */
+    int allocs;
     long steps;
 
     Task(int id, String name, String column, boolean irq, boolean daemon, Runnable body) {
@@ -141,6 +149,7 @@ public final class Task {
 
     /** Whether task_work is queued on this task. */
     public boolean hasTaskWork() {
+        kmodel.kernel.Kernel.access(this);
         return taskWorks != null;
     }
 

@@ -114,7 +114,8 @@ public final class Wait {
      * with the barrier pairing described there; a scheduling point.
      */
     public static boolean waitqueueActive(WaitQueueHead wqHead) {
-        Kernel.rt().point("waitqueue_active", wqHead);
+        // The list is written under wqHead->lock: the peek reads what the lock protects.
+        Kernel.rt().pointRead("waitqueue_active", wqHead.lock);
         return !wqHead.head.empty();
     }
 

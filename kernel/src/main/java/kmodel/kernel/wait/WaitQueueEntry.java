@@ -55,7 +55,7 @@ public class WaitQueueEntry extends KObject {
 
     /** {@code smp_load_acquire(&wq_entry->flags)}: a scheduling point. */
     public int loadAcquireFlags() {
-        Kernel.rt().point("smp_load_acquire(flags)", this);
+        Kernel.rt().pointRead("smp_load_acquire(flags)", this);
         touch();
         synchronized (this) {
             return flags;

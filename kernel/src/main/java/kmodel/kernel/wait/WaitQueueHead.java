@@ -1,5 +1,7 @@
 package kmodel.kernel.wait;
 
+import kmodel.kernel.sched.Footprinted;
+
 import kmodel.kernel.locking.Spinlock;
 
 /**
@@ -9,7 +11,7 @@ import kmodel.kernel.locking.Spinlock;
  * that a waker's final {@code list_del_init_careful()} may race with the owner's lockless
  * {@code list_empty_careful()} in {@code finish_wait()} (the pair is designed for that).
  */
-public final class WaitQueueHead {
+public final class WaitQueueHead extends Footprinted {
     /** Protects {@link #head} and the links of every queued entry. */
     public final Spinlock lock;
     /** The list of {@link WaitQueueEntry}s, protected by {@link #lock}. */

@@ -226,6 +226,10 @@ public final class ModelCheck {
                     }
                 } while (s.advance());
             }
+            if (unbounded && !complete) {
+                // cut by the budget: unbounded, but not complete
+                describe = describe.replace("complete", "unbounded");
+            }
             List<TraceEvent> trace = List.of();
             String diagram = "";
             String token = null;

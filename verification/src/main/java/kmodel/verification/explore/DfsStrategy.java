@@ -152,6 +152,6 @@ public final class DfsStrategy implements ExplorationStrategy {
 
     @Override
     public String describe() {
-        return "exhaustive, preemption bound " + bound;
+        return bound == Integer.MAX_VALUE ? "exhaustive, complete (plain DFS, no reduction)" : "exhaustive, preemption bound " + bound;
     }
 }

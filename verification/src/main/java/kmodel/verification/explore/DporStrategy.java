@@ -546,6 +546,7 @@ public final class DporStrategy implements ExplorationStrategy {
         return prunedExecutions;
     }
 
+    /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
     @Override
     public String describe() {
         return "exhaustive, complete (source-DPOR with sleep sets)";

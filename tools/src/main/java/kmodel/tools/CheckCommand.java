@@ -183,7 +183,7 @@ final class CheckCommand implements Callable<Integer> {
             out.println();
         }
         if (r.oops() != null) {
-            out.println("oops: the model threw " + r.oops());
+            out.println("oops stack trace: " + r.oops());
             for (StackTraceElement e : r.oops().getStackTrace()) {
                 out.println("    at " + e);
             }

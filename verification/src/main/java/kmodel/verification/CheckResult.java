@@ -118,7 +118,7 @@ public final class CheckResult {
         return firstStepBound;
     }
 
-    /** The Java exception behind an "oops" bug-on, or null. */
+    /** The Java exception behind an {@code oops} violation, or null. */
     public Throwable oops() {
         return oops;
     }

@@ -14,15 +14,17 @@ public final class CatalogBug {
     private final String origin;
     private final String scenario;
     private final ViolationKind kind;
+    private final String signature;
     private final String description;
     private final ImmutableMap<KconfigOption, Long> implies;
 
-    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String description,
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies) {
         this.id = id;
         this.origin = origin;
         this.scenario = scenario;
         this.kind = kind;
+        this.signature = signature;
         this.description = description;
         this.implies = implies;
     }
@@ -45,6 +47,15 @@ public final class CatalogBug {
     /** The violation kind the checker reports. */
     public ViolationKind kind() {
         return kind;
+    }
+
+    /**
+     * A distinctive part of the violation message the checker reports on {@link #scenario()}, so
+     * that a test finds this bug and not merely some violation of the same kind (or, for
+     * {@code bug-on}, some other check).
+     */
+    public String signature() {
+        return signature;
     }
 
     /** One line on what the bug does. */

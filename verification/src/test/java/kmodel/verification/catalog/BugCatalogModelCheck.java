@@ -2,6 +2,7 @@ package kmodel.verification.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.stream.Stream;
@@ -17,13 +18,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * A check that cannot fail proves nothing: every catalog bug, switched in, makes its scenario fail
- * with exactly the kind the catalog names, under exhaustive search at the default bound.
+ * with exactly the kind and message the catalog names, under exhaustive search at the default
+ * bound (the message too, so that some other check of the same kind, or for {@code bug-on} some
+ * other BUG_ON, does not pass for the bug).
  */
 @Tag("modelcheck")
 class BugCatalogModelCheck {
 
     @TestFactory
-    Stream<DynamicTest> everyCatalogBugIsFoundWithItsKind() {
+    Stream<DynamicTest> everyCatalogBugIsFoundWithItsKindAndMessage() {
         ScenarioRegistry reg = ScenarioRegistry.standard();
         return BugCatalog.all().stream().map(bug -> DynamicTest.dynamicTest(bug.id(), () -> {
             Scenario<?> s = reg.find(bug.scenario());
@@ -31,6 +34,8 @@ class BugCatalogModelCheck {
             Kconfig cfg = KconfigTable.build(List.of(), List.of(bug.id()));
             CheckResult r = ModelCheck.exhaustive(s).config(cfg).run();
             assertEquals(bug.kind(), r.kind(), r.summaryLine() + "\n" + r.diagram());
+            assertTrue(r.violation().getMessage().contains(bug.signature()),
+                    () -> "expected '" + bug.signature() + "' in: " + r.violation().summary());
         }));
     }
 

@@ -11,8 +11,9 @@ import kmodel.mm.MmOptions;
 
 /**
  * The catalog of real (and textbook) bugs that can be switched back in with {@code --bug ID}.
- * Each entry names the scenario that exposes it and the kind the checker must report; a test
- * checks every entry (BugCatalogModelCheck).
+ * Each entry names the scenario that exposes it, the kind the checker must report and a
+ * distinctive part of its message; tests check every entry (BugCatalogModelCheck): switched in,
+ * the bug fails its scenario with that kind and message; its implied settings without it pass.
  */
 public final class BugCatalog {
     /** textbook: test the condition, then sleep without having set the task state first. */

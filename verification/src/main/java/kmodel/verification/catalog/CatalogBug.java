@@ -2,6 +2,7 @@ package kmodel.verification.catalog;
 
 import com.google.common.collect.ImmutableMap;
 import java.util.Map;
+import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.ViolationKind;
 
@@ -66,5 +67,18 @@ public final class CatalogBug {
     /** Options the bug needs (e.g. the v5.7 variant), applied with it. */
     public Map<KconfigOption, Long> implies() {
         return implies;
+    }
+
+    /**
+     * {@code base} with the options this bug {@link #implies()}, but without the bug itself: the
+     * configuration a test runs to show that the settings alone pass, so that a violation found
+     * with the bug can only come from the bug.
+     */
+    public Kconfig impliedSettings(Kconfig base) {
+        Kconfig c = base;
+        for (Map.Entry<KconfigOption, Long> e : implies.entrySet()) {
+            c = c.with(e.getKey(), e.getValue());
+        }
+        return c;
     }
 }

@@ -221,11 +221,12 @@ class BioTest {
 
     @Test
     void bioSplitOfTheWholeBioIsABugOn() {
-        runViolating(ViolationKind.BUG_ON, () -> {
+        Violation v = runViolating(ViolationKind.BUG_ON, () -> {
             BlockLayer layer = new BlockLayer();
             Bio bio = wholePages(layer, pages(1));
             BlockBio.bioSplit(bio, 8, layer.fsBioSet);
         });
+        assertTrue(v.getMessage().contains(", 8): not less than bio_sectors 8"), v.getMessage());
     }
 
     @Test
@@ -348,7 +349,7 @@ class BioTest {
 
     @Test
     void bioAddPageOnAFastCloneIsAWarning() {
-        runViolating(ViolationKind.BUG_ON, () -> {
+        Violation v = runViolating(ViolationKind.BUG_ON, () -> {
             BlockLayer layer = new BlockLayer();
             Page[] p = pages(2);
             Bio parent = BlockBio.bioAlloc(layer, 2);
@@ -356,6 +357,7 @@ class BioTest {
             Bio clone = BlockBio.bioCloneFast(parent, layer.fsBioSet);
             BlockBio.bioAddPage(clone, p[1], 4096, 0);
         });
+        assertTrue(v.getMessage().startsWith("WARN_ON: __bio_try_merge_page() on cloned "), v.getMessage());
     }
 
     @Test

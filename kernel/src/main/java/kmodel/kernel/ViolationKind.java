@@ -2,7 +2,9 @@ package kmodel.kernel;
 
 /**
  * The kinds of violation the checker reports, printed exactly as {@link #label()} (DESIGN.md,
- * "What is checked").
+ * "What is checked"). Every kind but {@link #OOPS} is a check the model makes on purpose; an
+ * {@code oops} is model code that crashed (a Java exception), which no test expecting a check
+ * may mistake for that check.
  */
 public enum ViolationKind {
     /** The run is quiescent while a task still sleeps or an io_uring request is still in flight. */
@@ -21,8 +23,17 @@ public enum ViolationKind {
     DOUBLE_COMPLETION("double-completion"),
     /** Bytes returned to a reader differ from the file's bytes. */
     DATA_CORRUPTION("data-corruption"),
-    /** Any other BUG_ON / VM_BUG_ON_PAGE / WARN_ON in the model fired (or the model oopsed). */
-    BUG_ON("bug-on");
+    /**
+     * Any other BUG_ON / VM_BUG_ON_PAGE / WARN_ON the model raises on purpose ({@code Kernel.fail},
+     * a {@code Violation} thrown by model code or by the runtime's own spinlock and schedule checks).
+     */
+    BUG_ON("bug-on"),
+    /**
+     * The model crashed: a task threw a Java exception that is not a {@code Violation} (a null
+     * dereference, an index out of bounds, a failed Java {@code assert}). The message names the
+     * exception and the model frame it came from, as the kernel's oops names the faulting function.
+     */
+    OOPS("oops");
 
     private final String label;
 

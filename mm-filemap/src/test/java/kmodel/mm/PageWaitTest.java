@@ -444,6 +444,7 @@ class PageWaitTest {
         });
         assertNotNull(r.violation());
         assertEquals(ViolationKind.BUG_ON, r.violation().kind());
+        assertTrue(r.violation().getMessage().contains("page was not under writeback"), r.violation().getMessage());
     }
 
     @Test

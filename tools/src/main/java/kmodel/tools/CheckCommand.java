@@ -20,23 +20,28 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code kmodel check}: explores every registered scenario (or the named ones) on one
- * configuration. One line per scenario starting with {@code PASS} or {@code FAIL}; for a
- * violation its kind and message, the counterexample diagram and a {@code replay:} line; then a
- * summary line and, last, a {@code time:} line (the only line that differs between two runs).
+ * configuration. One line per scenario starting with its verdict ({@link CheckResult.Verdict}):
+ * {@code PASS} (clean and complete), {@code FAIL} (a violation), {@code BOUND} (no violation, but
+ * some execution stopped at the step bound) or {@code INCOMPLETE} (no violation, but the execution
+ * budget cut the exhaustive search); for a violation its kind and message, the counterexample
+ * diagram and a {@code replay:} line; for a step-bound stop, the first one. Then a summary line
+ * and, last, a {@code time:} line (the only line that differs between two runs).
  */
 @Command(name = "check",
         mixinStandardHelpOptions = true,
         versionProvider = Kmodel.Version.class,
         sortOptions = false,
-        description = "Explore the scenarios' interleavings and report violations: one PASS/FAIL line per "
-                + "scenario, then a summary. A violation also prints its kind, the counterexample diagram "
+        description = "Explore the scenarios' interleavings and report violations: one PASS/FAIL/BOUND/INCOMPLETE "
+                + "line per scenario, then a summary. PASS means no violation, no execution stopped at the step "
+                + "bound and a finished search. A violation also prints its kind, the counterexample diagram "
                 + "and a replay token.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every scenario passed",
+            "0:every scenario passed (clean and complete)",
             "1:a violation was found",
             "2:bad usage",
-            "3:kmodel itself failed"
+            "3:kmodel itself failed",
+            "4:no violation, but some scenario hit the step bound (BOUND) or the execution budget (INCOMPLETE)"
         })
 final class CheckCommand implements Callable<Integer> {
     /** {@code --strategy} values. */
@@ -192,6 +197,8 @@ final class CheckCommand implements Callable<Integer> {
         PrintWriter out = cmd.getOut();
         int passed = 0;
         int failed = 0;
+        int bound = 0;
+        int incomplete = 0;
         long executionsRun = 0;
         long nanos = 0;
         for (Scenario<?> s : selected) {
@@ -199,24 +206,41 @@ final class CheckCommand implements Callable<Integer> {
             executionsRun += r.executions();
             nanos += r.nanos();
             out.println(r.summaryLine());
-            if (r.passed()) {
-                passed++;
-                if (r.stepBoundHits() > 0) {
+            switch (r.verdict()) {
+                case PASS:
+                    passed++;
+                    break;
+                case FAIL:
+                    failed++;
+                    printViolation(out, r);
+                    break;
+                case BOUND:
+                    bound++;
                     out.println("  step bound: " + r.firstStepBound());
-                }
-            } else {
-                failed++;
-                printViolation(out, r);
+                    break;
+                default:
+                    incomplete++;
+                    break;
             }
             out.flush();
         }
-        out.println(String.format(Locale.ROOT, "%d scenario%s: %d passed, %d failed; %d executions",
-                selected.size(), selected.size() == 1 ? "" : "s", passed, failed, executionsRun));
+        StringBuilder summary = new StringBuilder(String.format(Locale.ROOT, "%d scenario%s: %d passed, %d failed",
+                selected.size(), selected.size() == 1 ? "" : "s", passed, failed));
+        if (bound > 0) {
+            summary.append(String.format(Locale.ROOT, ", %d stopped at the step bound", bound));
+        }
+        if (incomplete > 0) {
+            summary.append(String.format(Locale.ROOT, ", %d incomplete", incomplete));
+        }
+        out.println(summary.append(String.format(Locale.ROOT, "; %d executions", executionsRun)));
         double seconds = nanos / 1e9;
         out.println(String.format(Locale.ROOT, "time: %.2f s (%.0f executions/s)", seconds,
                 seconds > 0 ? executionsRun / seconds : 0.0));
         out.flush();
-        return failed > 0 ? Kmodel.EXIT_VIOLATION : 0;
+        if (failed > 0) {
+            return Kmodel.EXIT_VIOLATION;
+        }
+        return bound + incomplete > 0 ? Kmodel.EXIT_INCONCLUSIVE : 0;
     }
 
     private ModelCheck configure(ModelCheck check) {
@@ -237,7 +261,7 @@ final class CheckCommand implements Callable<Integer> {
             out.println();
         }
         if (r.oops() != null) {
-            out.println("oops: the model threw " + r.oops());
+            out.println("oops stack trace: " + r.oops());
             for (StackTraceElement e : r.oops().getStackTrace()) {
                 out.println("    at " + e);
             }

@@ -17,11 +17,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code kmodel} command line: {@code check}, {@code replay}, {@code bugs},
  * {@code scenarios}, {@code options}.
  *
- * <p>Exit codes: 0 all checks passed (or a listing), 1 a violation was found (check, replay),
- * 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a malformed value or
- * replay token), 3 kmodel itself failed (a scenario that is not deterministic, an internal
- * error). Errors are one line on stderr, {@code kmodel: <what is wrong>}, plus at most a hint
- * line for syntax errors; never a stack trace unless {@code KMODEL_DEBUG} is set.
+ * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found
+ * (check, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
+ * malformed value or replay token), 3 kmodel itself failed (a scenario that is not deterministic,
+ * an internal error), 4 no violation but a check was inconclusive (check: an execution stopped at
+ * the step bound, or the execution budget cut an exhaustive search). Errors are one line on
+ * stderr, {@code kmodel: <what is wrong>}, plus at most a hint line for syntax errors; never a
+ * stack trace unless {@code KMODEL_DEBUG} is set.
  */
 @Command(name = "kmodel",
         mixinStandardHelpOptions = true,
@@ -38,10 +40,11 @@ import picocli.CommandLine.UnmatchedArgumentException;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:all checks passed",
+            "0:all checks passed (clean and complete)",
             "1:a violation was found",
             "2:bad usage (unknown option, scenario, bug; malformed value or token)",
-            "3:kmodel itself failed (scenario not deterministic, internal error)"
+            "3:kmodel itself failed (scenario not deterministic, internal error)",
+            "4:no violation, but a check hit the step bound or the execution budget"
         })
 public final class Kmodel implements Runnable {
     /** A violation was found. */
@@ -50,6 +53,8 @@ public final class Kmodel implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** kmodel itself failed. */
     public static final int EXIT_INTERNAL = 3;
+    /** No violation, but a check was not clean and complete (step bound hit, execution budget reached). */
+    public static final int EXIT_INCONCLUSIVE = 4;
 
     @Spec
     CommandSpec spec;

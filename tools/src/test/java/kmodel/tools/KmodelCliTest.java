@@ -180,6 +180,41 @@ class KmodelCliTest {
     }
 
     @Test
+    void aCheckCutByTheExecutionBudgetIsIncompleteNotPassAndExitsFour() {
+        Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--executions", "10");
+        assertEquals(4, r.code, r::toString);
+        List<String> l = r.outLines();
+        assertTrue(l.get(0).startsWith("INCOMPLETE textbook-waitqueue  10 executions, "), r::toString);
+        assertTrue(l.get(0).endsWith("(budget reached, not exhaustive)"), r::toString);
+        assertEquals("1 scenario: 0 passed, 0 failed, 1 incomplete; 10 executions", l.get(1), r::toString);
+        assertTrue(l.get(2).startsWith("time: "), r::toString);
+        assertEquals("", r.err);
+    }
+
+    @Test
+    void aCheckThatHitsTheStepBoundIsBoundNotPassAndExitsFour() {
+        Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "0", "--steps", "5");
+        assertEquals(4, r.code, r::toString);
+        List<String> l = r.outLines();
+        assertTrue(l.get(0).startsWith("BOUND textbook-waitqueue  "), r::toString);
+        assertTrue(l.get(0).contains("executions stopped at the step bound)"), r::toString);
+        assertTrue(l.get(1).startsWith("  step bound: "), r::toString);
+        assertTrue(l.get(1).contains("was still running after 5 scheduling points"), r::toString);
+        assertTrue(l.get(2).startsWith("1 scenario: 0 passed, 0 failed, 1 stopped at the step bound; "), r::toString);
+        assertEquals("", r.err);
+    }
+
+    @Test
+    void aViolationOutranksAnIncompleteScenarioInTheExitCode() {
+        Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--scenario", "textbook-refcount",
+                "--bug", "textbook-double-put", "--executions", "3");
+        assertEquals(1, r.code, r::toString);
+        assertTrue(r.out.startsWith("INCOMPLETE textbook-waitqueue  3 executions"), r::toString);
+        assertTrue(r.out.contains("\nFAIL textbook-refcount  1 execution"), r::toString);
+        assertTrue(r.out.contains("\n2 scenarios: 0 passed, 1 failed, 1 incomplete; 4 executions\n"), r::toString);
+    }
+
+    @Test
     void checkTwicePrintsIdenticalOutputApartFromTheTimeLine() {
         Run a = kmodel("check", "--scenario", "textbook-waitqueue", "--scenario", "read-same-page-waitq");
         Run b = kmodel("check", "--scenario", "textbook-waitqueue", "--scenario", "read-same-page-waitq");

@@ -10,8 +10,35 @@ import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.TraceEvent;
 
-/** What a model check found: counts, and for a violation its kind, diagram and replay token. */
+/**
+ * What a model check found: counts, and for a violation its kind, diagram and replay token.
+ *
+ * <h2>What "passed" means</h2>
+ * A check {@link #passed() passes} only when it is both
+ * <ul>
+ *   <li>{@link #clean() clean}: no violation, and no execution stopped at the step bound (a run
+ *       stopped there was never checked to its end: no quiescence, leak or end-state check), and</li>
+ *   <li>{@link #complete() complete}: the exploration ran to its end. For exhaustive search, every
+ *       execution within the preemption bound was explored (the search was not cut by its
+ *       execution budget); for random and PCT, every execution asked for ran.</li>
+ * </ul>
+ * The {@link #verdict()} says which of the four cases a check is in; the command line prints it as
+ * the first word of the scenario's line. Tests that need less than a pass say so: a sampled check
+ * may assert {@link #clean()} alone.
+ */
 public final class CheckResult {
+    /** The four outcomes of a check, printed as the first word of its summary line. */
+    public enum Verdict {
+        /** Clean and complete: no violation, no step-bound stop, the exploration ran to its end. */
+        PASS,
+        /** A violation was found (the exploration stopped there). */
+        FAIL,
+        /** No violation, but some execution was stopped at the step bound and never checked to its end. */
+        BOUND,
+        /** No violation and no step-bound stop, but the exhaustive search was cut by its execution budget. */
+        INCOMPLETE
+    }
+
     private final String scenario;
     private final Kconfig config;
     private final String strategy;
@@ -81,14 +108,39 @@ public final class CheckResult {
         return nanos;
     }
 
-    /** Whether an exhaustive search covered every execution within its bound. */
+    /**
+     * Whether the exploration ran to its end: an exhaustive search explored every execution within
+     * its preemption bound (not cut by the execution budget, not stopped at a violation); random
+     * and PCT ran every execution asked for.
+     */
     public boolean complete() {
         return complete;
     }
 
-    /** True when no violation was found. */
+    /** Whether the execution budget cut an exhaustive search short ("not exhaustive"). */
+    public boolean budgetReached() {
+        return budgetReached;
+    }
+
+    /** No violation, and no execution stopped at the step bound. Says nothing about completeness. */
+    public boolean clean() {
+        return violation == null && stepBoundHits == 0;
+    }
+
+    /** {@link #clean()} and {@link #complete()}: the only result printed as {@code PASS}. */
     public boolean passed() {
-        return violation == null;
+        return clean() && complete();
+    }
+
+    /** PASS, FAIL, BOUND or INCOMPLETE; see the class comment. */
+    public Verdict verdict() {
+        if (violation != null) {
+            return Verdict.FAIL;
+        }
+        if (stepBoundHits > 0) {
+            return Verdict.BOUND;
+        }
+        return complete ? Verdict.PASS : Verdict.INCOMPLETE;
     }
 
     /** The violation, or null. */
@@ -126,7 +178,7 @@ public final class CheckResult {
         return firstStepBound;
     }
 
-    /** The Java exception behind an "oops" bug-on, or null. */
+    /** The Java exception behind an {@code oops} violation, or null. */
     public Throwable oops() {
         return oops;
     }
@@ -136,17 +188,20 @@ public final class CheckResult {
         return nanos == 0 ? 0 : executions * 1e9 / nanos;
     }
 
-    /** One line: PASS/FAIL, scenario, counts. Counts come first so that runs can be compared. */
+    /**
+     * One line: the verdict (PASS, FAIL, BOUND, INCOMPLETE), scenario, counts. Counts come first so
+     * that runs can be compared.
+     */
     public String summaryLine() {
         StringBuilder sb = new StringBuilder();
-        sb.append(passed() ? "PASS " : "FAIL ").append(scenario);
+        sb.append(verdict()).append(' ').append(scenario);
         sb.append(String.format(Locale.ROOT, "  %d execution%s, %d outcome%s, %s%s", executions, executions == 1 ? "" : "s",
                 outcomes.size(), outcomes.size() == 1 ? "" : "s", strategy,
                 budgetReached ? " (budget reached, not exhaustive)" : ""));
         if (!config.canonical().isEmpty()) {
             sb.append(" [").append(config.canonical()).append(']');
         }
-        if (!passed()) {
+        if (violation != null) {
             sb.append(": ").append(violation.kind().label());
         }
         if (stepBoundHits > 0) {

@@ -3,7 +3,6 @@ package kmodel.verification;
 import com.google.common.collect.ImmutableList;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
@@ -55,10 +54,7 @@ public final class KconfigTable {
             if (bug == null) {
                 throw new IllegalArgumentException("unknown bug '" + id + "' (see: kmodel bugs)");
             }
-            for (Map.Entry<KconfigOption, Long> e : bug.implies().entrySet()) {
-                c = c.with(e.getKey(), e.getValue());
-            }
-            c = c.withBug(id);
+            c = bug.impliedSettings(c).withBug(id);
         }
         for (String s : sets) {
             int eq = s.indexOf('=');

@@ -24,7 +24,7 @@ import kmodel.verification.trace.ReplayToken;
  * The JUnit-friendly entry point:
  * <pre>{@code
  * CheckResult r = ModelCheck.exhaustive(scenario).preemptions(2).run();
- * assertTrue(r.passed(), r.diagram());
+ * assertTrue(r.passed(), r.summaryLine());   // clean and complete
  * CheckResult bug = ModelCheck.exhaustive(scenario).config(cfg.withBug("x")).run();
  * assertEquals(ViolationKind.MISSED_WAKEUP, bug.kind());
  * }</pre>
@@ -184,7 +184,7 @@ public final class ModelCheck {
         String firstBound = null;
         Schedule failing = null;
         Violation violation = null;
-        boolean complete = true;
+        boolean budgetCut = false;
         String describe;
         try (DeterministicRuntime rt = new DeterministicRuntime()) {
             boolean unbounded = kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED;
@@ -202,6 +202,11 @@ public final class ModelCheck {
                         : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
                 describe = s.describe();
                 do {
+                    if (kind == Kind.EXHAUSTIVE && count >= budget) {
+                        // An execution is left to explore and the budget is spent: not exhaustive.
+                        budgetCut = true;
+                        break search;
+                    }
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
                     count++;
                     rethrowHarnessErrors(r);
@@ -220,13 +225,9 @@ public final class ModelCheck {
                     } else {
                         outcomes.add(r.outcome());
                     }
-                    if (kind == Kind.EXHAUSTIVE && count >= budget) {
-                        complete = false;
-                        break search;
-                    }
                 } while (s.advance());
             }
-            if (unbounded && !complete) {
+            if (unbounded && budgetCut) {
                 // cut by the budget: unbounded, but not complete
                 describe = describe.replace("complete", "unbounded");
             }
@@ -246,9 +247,11 @@ public final class ModelCheck {
                 token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();
                 oops = replay.oops();
             }
+            // Complete: not cut by the budget, not stopped at a violation. Random and PCT stop only
+            // when their strategy has run every execution asked for, or at a violation.
+            boolean complete = !budgetCut && violation == null;
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
-                    complete && kind == Kind.EXHAUSTIVE, violation, trace, diagram, token, boundHits, firstBound, oops,
-                    kind == Kind.EXHAUSTIVE && !complete);
+                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut);
         }
     }
 

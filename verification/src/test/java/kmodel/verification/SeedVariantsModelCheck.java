@@ -26,7 +26,7 @@ class SeedVariantsModelCheck {
     void withoutTheAsyncSeriesTheUringReaderFallsBackToABlockingReadAndPasses() {
         for (String s : List.of("read-same-page-waitq", "waitq-spanning-read", "waitq-spanning-read-nora")) {
             CheckResult r = check(s, "ASYNC_BUFFERED_READS=n");
-            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
         }
     }
 
@@ -34,7 +34,7 @@ class SeedVariantsModelCheck {
     void nowaitReadaheadPassesWithEitherReadaheadPatchReverted() {
         for (String set : List.of("READAHEAD_NOWAIT=n", "REQ_RAHEAD_NOWAIT=n")) {
             CheckResult r = check("nowait-readahead", set);
-            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
         }
     }
 
@@ -43,7 +43,7 @@ class SeedVariantsModelCheck {
         for (String s : List.of("page-lock-killable", "page-wait-collisions", "writeback-free-reuse", "async-page-lock",
                 "read-same-page")) {
             CheckResult r = check(s, "PAGE_WAIT_V57=y");
-            assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
+            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
         }
     }
 
@@ -56,7 +56,9 @@ class SeedVariantsModelCheck {
 
     @Test
     void theKilledLockerFindingDisappearsWithFairHandoffOrTheV57Protocol() {
-        assertTrue(check("finding-killed-locker-strands-waiter", "PAGE_LOCK_UNFAIRNESS=0").passed());
-        assertTrue(check("finding-killed-locker-strands-waiter", "PAGE_WAIT_V57=y").passed());
+        for (String set : List.of("PAGE_LOCK_UNFAIRNESS=0", "PAGE_WAIT_V57=y")) {
+            CheckResult r = check("finding-killed-locker-strands-waiter", set);
+            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
+        }
     }
 }

@@ -1,6 +1,8 @@
 package kmodel.verification;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import kmodel.kernel.atomic.AtomicT;
@@ -8,7 +10,10 @@ import kmodel.kernel.sched.Sched;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** An execution that spins forever is stopped at the step bound and reported as such, not as a violation. */
+/**
+ * An execution that spins forever is stopped at the step bound and reported as such: not as a
+ * violation, and not as a pass either (the run was never checked to its end).
+ */
 @Tag("modelcheck")
 class StepBoundModelCheck {
 
@@ -16,9 +21,8 @@ class StepBoundModelCheck {
         final AtomicT flag = new AtomicT("flag", 0);
     }
 
-    @Test
-    void aSpinThatNeverEndsHitsTheStepBoundWithTheSpinnerNamed() {
-        Scenario<World> spin = Scenario.<World>named("spin", "a task polls a flag nobody sets")
+    static Scenario<World> spinner() {
+        return Scenario.<World>named("spin", "a task polls a flag nobody sets")
                 .setup(World::new)
                 .task("poller", w -> {
                     while (w.flag.read() == 0) {
@@ -26,10 +30,25 @@ class StepBoundModelCheck {
                     }
                 })
                 .build();
+    }
+
+    @Test
+    void aSpinThatNeverEndsHitsTheStepBoundWithTheSpinnerNamed() {
+        Scenario<World> spin = spinner();
         CheckResult r = ModelCheck.exhaustive(spin).preemptions(0).steps(500).run();
-        assertTrue(r.passed());
+        assertNull(r.violation(), r::summaryLine);
         assertEquals(1, r.stepBoundHits());
         assertTrue(r.firstStepBound().startsWith("poller"), r.firstStepBound());
         assertTrue(r.summaryLine().contains("step bound"), r.summaryLine());
+    }
+
+    @Test
+    void aRunStoppedAtTheStepBoundIsBoundNotAPassEvenWhenTheSearchFinished() {
+        CheckResult r = ModelCheck.exhaustive(spinner()).preemptions(0).steps(500).run();
+        assertTrue(r.complete(), "the search itself finished: " + r.summaryLine());
+        assertFalse(r.clean(), r::summaryLine);
+        assertFalse(r.passed(), r::summaryLine);
+        assertEquals(CheckResult.Verdict.BOUND, r.verdict());
+        assertTrue(r.summaryLine().startsWith("BOUND spin  1 execution, 0 outcomes"), r::summaryLine);
     }
 }

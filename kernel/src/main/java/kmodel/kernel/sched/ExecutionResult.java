@@ -57,7 +57,7 @@ public final class ExecutionResult {
         return pruned;
     }
 
-    /** The Java exception behind an "oops" bug-on, for debugging the model; usually null. */
+    /** The Java exception behind an {@code oops} violation, for debugging the model; usually null. */
     public Throwable oops() {
         return oops;
     }

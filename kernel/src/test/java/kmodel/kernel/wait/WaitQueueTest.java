@@ -3,6 +3,7 @@ package kmodel.kernel.wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -114,6 +115,7 @@ class WaitQueueTest {
         }, Kconfig.defaults());
         assertNotNull(r.violation());
         assertEquals(ViolationKind.BUG_ON, r.violation().kind());
+        assertTrue(r.violation().getMessage().contains("scheduling while atomic: irq0"), r.violation().getMessage());
     }
 
     @Test

@@ -11,8 +11,9 @@ import kmodel.mm.MmOptions;
 
 /**
  * The catalog of real (and textbook) bugs that can be switched back in with {@code --bug ID}.
- * Each entry names the scenario that exposes it and the kind the checker must report; a test
- * checks every entry (BugCatalogModelCheck).
+ * Each entry names the scenario that exposes it, the kind the checker must report and a
+ * distinctive part of its message; tests check every entry (BugCatalogModelCheck): switched in,
+ * the bug fails its scenario with that kind and message; its implied settings without it pass.
  */
 public final class BugCatalog {
     /** textbook: test the condition, then sleep without having set the task state first. */
@@ -27,59 +28,73 @@ public final class BugCatalog {
     private BugCatalog() {
     }
 
-    private static CatalogBug bug(String id, String origin, String scenario, ViolationKind kind, String description) {
-        return new CatalogBug(id, origin, scenario, kind, description, ImmutableMap.of());
+    private static CatalogBug bug(String id, String origin, String scenario, ViolationKind kind, String signature,
+            String description) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of());
     }
 
-    private static CatalogBug bug(String id, String origin, String scenario, ViolationKind kind, String description,
-            KconfigOption opt, long value) {
-        return new CatalogBug(id, origin, scenario, kind, description, ImmutableMap.of(opt, value));
+    private static CatalogBug bug(String id, String origin, String scenario, ViolationKind kind, String signature,
+            String description, KconfigOption opt, long value) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(opt, value));
     }
 
     /** Every catalog entry, in a stable order. */
     public static List<CatalogBug> all() {
         ImmutableList.Builder<CatalogBug> b = ImmutableList.builder();
         b.add(bug(TEXTBOOK_CHECK_THEN_SLEEP, "textbook (LDD3 ch. 6, \"the lost wakeup\")", "textbook-waitqueue",
-                ViolationKind.MISSED_WAKEUP, "waiter tests the condition before prepare_to_wait(): the wake-up falls between"));
+                ViolationKind.MISSED_WAKEUP, "sleeps in TASK_UNINTERRUPTIBLE waiting on q (cond)",
+                "waiter tests the condition before prepare_to_wait(): the wake-up falls between"));
         b.add(bug(TEXTBOOK_DOUBLE_PUT, "textbook (Documentation/core-api/kref.rst)", "textbook-refcount",
-                ViolationKind.DOUBLE_RELEASE, "a user drops its reference twice"));
+                ViolationKind.DOUBLE_RELEASE, "refcount_t obj.ref: underflow", "a user drops its reference twice"));
         b.add(bug(TEXTBOOK_FORGOTTEN_PUT, "textbook (Documentation/core-api/kref.rst)", "textbook-refcount",
-                ViolationKind.REF_LEAK, "a user takes a reference and never drops it"));
+                ViolationKind.REF_LEAK, "object obj holds 1 reference(s) at the end",
+                "a user takes a reference and never drops it"));
         b.add(bug(TEXTBOOK_SLEEP_HOLDING_SPINLOCK, "textbook (\"BUG: sleeping function called from invalid context\")",
-                "textbook-refcount", ViolationKind.LOCK_LEAK, "the releaser waits for the last user with the lookup lock held"));
+                "textbook-refcount", ViolationKind.LOCK_LEAK, "releaser called schedule() holding 1 spinlock(s)",
+                "the releaser waits for the last user with the lookup lock held"));
         b.add(bug(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD,
                 "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "read-same-page-waitq",
-                ViolationKind.MISSED_WAKEUP,
+                ViolationKind.MISSED_WAKEUP, "waiting on task_work from uring.wpq (page-unlock callback)",
                 "__wait_on_page_locked_async tests the lock before queueing and setting PG_waiters"));
         b.add(bug(FilemapBugs.ASYNC_LOCK_NOT_TRYLOCK,
                 "async buffered reads v1, 20200522202311.10959-4-axboe@kernel.dk (fixed in v2)", "async-page-lock",
-                ViolationKind.BUG_ON, "__lock_page_async reports 'locked' for a merely unlocked page"));
+                ViolationKind.BUG_ON, "VM_BUG_ON_PAGE(!PageLocked(page)) page P0",
+                "__lock_page_async reports 'locked' for a merely unlocked page"));
         b.add(bug(FilemapBugs.ASYNC_PAGE_MATCH_NOT_SET,
                 "async buffered reads v1, 20200522202311.10959-12-axboe@kernel.dk (fixed in v2)", "async-page-lock",
-                ViolationKind.MISSED_WAKEUP, "io_async_buf_func never sets key->page_match; PG_waiters is cleared under it"));
+                ViolationKind.MISSED_WAKEUP, "waiting on task_work from aio.wpq (page-unlock callback)",
+                "io_async_buf_func never sets key->page_match; PG_waiters is cleared under it"));
         b.add(bug(FilemapBugs.EXCLUSIVE_WAIT_SIGNAL_FIRST,
                 "undoes a8b169afbf06 (\"mm: Avoid page waitqueue race leaving possible page locker waiting\"), v5.7 protocol",
                 "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
                 "v5.7 exclusive killable waiter checks the signal before taking the bit", MmOptions.PAGE_WAIT_V57, 1));
         b.add(bug(FilemapBugs.HANDOFF_FORGETS_DONE,
                 "mutation of 5ef64cc8987a (\"mm: allow a controlled amount of unfairness in the page lock\")",
                 "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
                 "the waker takes the bit for a hand-off waiter but does not set WQ_FLAG_DONE", MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
         b.add(bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
-                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE,
+                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE, "page P0 touched after it was freed",
                 "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
-                ViolationKind.REF_LEAK, "the losing copy of a page-cache insertion race keeps the cache's reference"));
+                ViolationKind.REF_LEAK, "page P0 holds 1 reference(s) at the end",
+                "the losing copy of a page-cache insertion race keeps the cache's reference"));
         b.add(bug(FilemapBugs.WAKE_PAGE_MATCH_NOT_SET,
                 "mutation of wake_page_match() (c7510ab2cf5c): the v1 page_match mistake in the shared helper",
                 "page-wait-collisions", ViolationKind.MISSED_WAKEUP,
+                "wait-lock0 sleeps in TASK_UNINTERRUPTIBLE waiting on wait-lock0.wait_page for P0 bit 0",
                 "a walk for one bit clears PG_waiters while a waiter for another bit of the page is queued"));
         b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
                 "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
-                "dio-split-clones", ViolationKind.DATA_CORRUPTION,
+                "dio-split-clones", ViolationKind.DATA_CORRUPTION, "of sda read as",
                 "a clone trimmed to a window that starts mid-bvec loses its offset into that bvec"));
+        b.add(bug(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY,
+                "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
+                "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
+                "the split-off remainder moves bi_sector and bi_size but not its place in the bvec table"));
         return b.build();
     }
 

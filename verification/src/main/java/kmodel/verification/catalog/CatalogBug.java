@@ -2,6 +2,7 @@ package kmodel.verification.catalog;
 
 import com.google.common.collect.ImmutableMap;
 import java.util.Map;
+import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.ViolationKind;
 
@@ -14,15 +15,17 @@ public final class CatalogBug {
     private final String origin;
     private final String scenario;
     private final ViolationKind kind;
+    private final String signature;
     private final String description;
     private final ImmutableMap<KconfigOption, Long> implies;
 
-    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String description,
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies) {
         this.id = id;
         this.origin = origin;
         this.scenario = scenario;
         this.kind = kind;
+        this.signature = signature;
         this.description = description;
         this.implies = implies;
     }
@@ -47,6 +50,15 @@ public final class CatalogBug {
         return kind;
     }
 
+    /**
+     * A distinctive part of the violation message the checker reports on {@link #scenario()}, so
+     * that a test finds this bug and not merely some violation of the same kind (or, for
+     * {@code bug-on}, some other check).
+     */
+    public String signature() {
+        return signature;
+    }
+
     /** One line on what the bug does. */
     public String description() {
         return description;
@@ -55,5 +67,18 @@ public final class CatalogBug {
     /** Options the bug needs (e.g. the v5.7 variant), applied with it. */
     public Map<KconfigOption, Long> implies() {
         return implies;
+    }
+
+    /**
+     * {@code base} with the options this bug {@link #implies()}, but without the bug itself: the
+     * configuration a test runs to show that the settings alone pass, so that a violation found
+     * with the bug can only come from the bug.
+     */
+    public Kconfig impliedSettings(Kconfig base) {
+        Kconfig c = base;
+        for (Map.Entry<KconfigOption, Long> e : implies.entrySet()) {
+            c = c.with(e.getKey(), e.getValue());
+        }
+        return c;
     }
 }

@@ -32,6 +32,7 @@ public final class BlockScenarios {
     /** Registers the block scenarios. */
     public static void registerAll(ScenarioRegistry r) {
         r.register(dioSplitClones());
+        r.register(dioSplitQueueLimits());
     }
 
     /** A direct read into three user pages, split at stripe boundaries into fast clones. */
@@ -46,6 +47,14 @@ public final class BlockScenarios {
         int clones;
 
         DioWorld() {
+            this(0);
+        }
+
+        /** With {@code maxSectors > 0}, the queue's {@code max_sectors} is lowered to it. */
+        DioWorld(int maxSectors) {
+            if (maxSectors > 0) {
+                bdev.queue().limits.maxSectors = maxSectors;
+            }
             PageAllocator userMemory = new PageAllocator(1);
             for (int i = 0; i < user.length; i++) {
                 user[i] = userMemory.allocPage();
@@ -109,6 +118,21 @@ public final class BlockScenarios {
                 bdev.expectBytes(START + (long) i * Page.PAGE_SIZE, user[i].data, 0, Page.PAGE_SIZE);
             }
         }
+    }
+
+    /**
+     * {@code dio-split-queue-limits}: as {@code dio-split-clones}, on a queue whose
+     * {@code max_sectors} (8 sectors, 4 KiB) is smaller than either clone, so that
+     * {@code submit_bio()} splits each clone with {@code bio_split()} and chains the pieces.
+     */
+    static Scenario<DioWorld> dioSplitQueueLimits() {
+        return Scenario.<DioWorld>named("dio-split-queue-limits",
+                "the dio-split-clones read on a queue with max_sectors 8: blk_queue_split() cuts each clone again with bio_split()")
+                .setup(() -> new DioWorld(8))
+                .task("dio", DioWorld::directRead)
+                .atEnd(w -> w.bdev.checkAtEnd())
+                .outcome(w -> w.clones + " clones")
+                .build();
     }
 
     /**

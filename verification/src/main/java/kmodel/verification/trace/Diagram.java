@@ -91,16 +91,24 @@ public final class Diagram {
         return out;
     }
 
-    private static List<String> wrap(String text, int w) {
+    /**
+     * Breaks {@code text} at spaces into lines of at most {@code w} characters, continuation lines
+     * indented by two; a word longer than a line is cut where the line ends (a class name in an
+     * oops, say). A space inside the indentation is no place to break: breaking there would add the
+     * indentation back and never get shorter.
+     */
+    static List<String> wrap(String text, int w) {
         List<String> lines = new ArrayList<>();
         String rest = text;
+        int indent = 0;
         while (rest.length() > w) {
             int cut = rest.lastIndexOf(' ', w);
-            if (cut <= 0) {
+            if (cut <= indent) {
                 cut = w;
             }
             lines.add(rest.substring(0, cut));
             rest = "  " + rest.substring(cut).trim();
+            indent = 2;
         }
         lines.add(rest);
         return lines;

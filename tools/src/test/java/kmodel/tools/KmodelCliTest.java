@@ -1,6 +1,7 @@
 package kmodel.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +110,25 @@ class KmodelCliTest {
             assertTrue(err.get(1).startsWith("try: kmodel"), r::toString);
         }
         assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), () -> "no stack trace:\n" + r);
+    }
+
+    @Test
+    void anUnboundedCheckWithReductionSaysCompleteAndPlainDfsIsSelectable() {
+        Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "unbounded");
+        assertEquals(0, r.code, r::toString);
+        assertTrue(r.outLines().get(0).startsWith("PASS textbook-waitqueue"), r::toString);
+        assertTrue(r.outLines().get(0).contains("complete (source-DPOR with sleep sets)"), r::toString);
+        Run plain = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "unbounded",
+                "--reduction", "none", "--executions", "50");
+        assertTrue(plain.outLines().get(0).contains("unbounded (plain DFS, no reduction)"), plain::toString);
+        assertNotEquals(0, plain.code, "a budget-cut search is not a pass: " + plain);
+        Run bug = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "unbounded",
+                "--bug", "textbook-check-then-sleep");
+        assertEquals(1, bug.code, bug::toString);
+        assertTrue(bug.out.contains("missed-wakeup: "), bug::toString);
+        assertOneLineUsageError(kmodel("check", "--reduction", "dpor"), "--reduction");
+        assertOneLineUsageError(kmodel("check", "--preemptions", "unbounded", "--reduction", "sleepsets"), "--reduction");
+        assertOneLineUsageError(kmodel("check", "--preemptions", "forever"), "--preemptions");
     }
 
     @Test

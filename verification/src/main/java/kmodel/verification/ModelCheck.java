@@ -118,11 +118,6 @@ public final class ModelCheck {
         return this;
     }
 
-    /** Whether the search runs with partial-order reduction. */
-    public boolean reduces() {
-        return kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED && reduction;
-    }
-
     /** Whether to iterate the bound 0..N (default) or search at N directly. */
     public ModelCheck iterative(boolean on) {
         this.iterative = on;
@@ -178,7 +173,6 @@ public final class ModelCheck {
         final Kconfig config = scenario.settings().overlay(this.config);
         Program program = scenario.program();
         TreeSet<String> outcomes = new TreeSet<>();
-        long pruned = 0;
         long count = 0;
         long boundHits = 0;
         String firstBound = null;
@@ -216,8 +210,9 @@ public final class ModelCheck {
                         break search;
                     }
                     if (r.pruned()) {
-                        pruned++;
-                    } else if (r.stepBound() != null) {
+                        continue; // redundant: no end state, not an outcome
+                    }
+                    if (r.stepBound() != null) {
                         boundHits++;
                         if (firstBound == null) {
                             firstBound = r.stepBound();

@@ -64,8 +64,6 @@ public final class DporStrategy implements ExplorationStrategy {
         final int[] enabled;
         /** VALUE: the number of alternatives. */
         final int values;
-        /** TASK: the task that could have gone on running, or -1. */
-        final int current;
         int chosen;
         /** TASK: tasks to explore from here; {@code done}: those explored (or under way). */
         final BitSet backtrack = new BitSet();
@@ -76,11 +74,10 @@ public final class DporStrategy implements ExplorationStrategy {
         /** TASK: the footprint of each explored task's step from here, by task id. */
         long[][] doneFootprints = new long[4][];
 
-        Node(int[] enabled, int current, int[] sleepTasks, long[][] sleepFootprints) {
+        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints) {
             this.kind = TASK;
             this.enabled = enabled;
             this.values = 0;
-            this.current = current;
             this.sleepTasks = sleepTasks;
             this.sleepFootprints = sleepFootprints;
         }
@@ -89,7 +86,6 @@ public final class DporStrategy implements ExplorationStrategy {
             this.kind = VALUE;
             this.enabled = null;
             this.values = values;
-            this.current = -1;
             this.sleepTasks = null;
             this.sleepFootprints = null;
         }
@@ -160,8 +156,6 @@ public final class DporStrategy implements ExplorationStrategy {
     private final ArrayList<Integer> hbOnly = new ArrayList<>();
     private boolean[] raceFlags = new boolean[8];
 
-    private long races;
-    private long prunedExecutions;
 
     /** When set, every pair of steps is taken as independent: a broken search, for tests that must fail. */
     private final boolean blind;
@@ -180,11 +174,6 @@ public final class DporStrategy implements ExplorationStrategy {
      */
     public static DporStrategy blindForTesting() {
         return new DporStrategy(true);
-    }
-
-    /** Races found so far (over all executions). */
-    public long races() {
-        return races;
     }
 
     @Override
@@ -213,7 +202,6 @@ public final class DporStrategy implements ExplorationStrategy {
         } else {
             node = newTaskNode(ids, n, current);
             if (node == null) {
-                prunedExecutions++;
                 return PRUNE;
             }
             stack.add(node);
@@ -263,7 +251,7 @@ public final class DporStrategy implements ExplorationStrategy {
             sleepFps = Arrays.copyOf(sf, k);
         }
         int[] enabled = Arrays.copyOf(ids, n);
-        Node node = new Node(enabled, current, sleepTasks, sleepFps);
+        Node node = new Node(enabled, sleepTasks, sleepFps);
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
@@ -423,7 +411,6 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         for (int c = 0; c < nc && !blind; c++) {
             if (raceFlags[c]) {
-                races++;
                 reverse(candidates.get(c), k);
             }
         }
@@ -539,11 +526,6 @@ public final class DporStrategy implements ExplorationStrategy {
             stack.remove(stack.size() - 1);
         }
         return false;
-    }
-
-    /** Executions stopped part way because every runnable task was asleep. */
-    public long prunedExecutions() {
-        return prunedExecutions;
     }
 
     /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */

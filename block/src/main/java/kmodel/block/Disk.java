@@ -114,20 +114,34 @@ public final class Disk implements BlkMqOps {
      */
     private static byte[] patternSector(long sector) {
         boolean memo = sector < PATTERN_MEMO.length;
-        byte[] b = memo ? PATTERN_MEMO[(int) sector] : null;
-        if (b == null) {
-            b = new byte[SECTOR_SIZE];
-            for (int i = 0; i < SECTOR_SIZE; i++) {
-                b[i] = pattern(sector, i);
-            }
-            if (memo) {
-                PATTERN_MEMO[(int) sector] = b;
-            }
+        Memo m = memo ? PATTERN_MEMO[(int) sector] : null;
+        if (m != null) {
+            return m.bytes;
+        }
+        byte[] b = new byte[SECTOR_SIZE];
+        for (int i = 0; i < SECTOR_SIZE; i++) {
+            b[i] = pattern(sector, i);
+        }
+        if (memo) {
+            PATTERN_MEMO[(int) sector] = new Memo(b);
         }
         return b;
     }
 
-    private static final byte[][] PATTERN_MEMO = new byte[4096][];
+    /**
+     * One memoised sector. Explorations run side by side ({@code --jobs N}) share the memo without a
+     * lock: the bytes are reached through a final field, so a thread that sees the {@code Memo}
+     * sees them filled in (JLS 17.5); two threads that both miss compute the same bytes.
+     */
+    private static final class Memo {
+        final byte[] bytes;
+
+        Memo(byte[] bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    private static final Memo[] PATTERN_MEMO = new Memo[4096];
 
     /** A copy of {@code len} bytes from device position {@code pos} (checks). */
     public byte[] read(long pos, int len) {

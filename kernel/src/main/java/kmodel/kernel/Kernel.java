@@ -1,5 +1,6 @@
 package kmodel.kernel;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import kmodel.kernel.lifetime.Lifetimes;
 import kmodel.kernel.sched.Runtime;
 import kmodel.kernel.sched.Task;
@@ -10,13 +11,61 @@ import kmodel.kernel.sched.Task;
  * {@code Spinlock}, {@code Bitops}, ...); each of them reaches the installed {@link Runtime}
  * through here, and the runtime decides which task runs next.
  *
- * <p>Exactly one runtime is installed at a time in a JVM: explorations are serialised by
- * {@link #install}. This is what keeps {@link #current()} a plain field read on the hot path.
+ * <p>Usually one runtime is installed for the whole JVM ({@link #install}), which keeps
+ * {@link #current()} a plain field read on the hot path. Explorations that run side by side
+ * ({@code --jobs N}) each bind their own runtime to their own threads instead ({@link
+ * #bindThread}); while any such binding is live, every lookup first asks the calling thread for
+ * its runtime and falls back to the installed one.
  */
 public final class Kernel {
+    /** The runtime installed for the whole JVM: read by threads that have none of their own. */
     private static volatile Runtime rt;
+    /** Runtimes bound to threads (parallel explorations), or unset. */
+    private static final ThreadLocal<Runtime> OWN = new ThreadLocal<>();
+    /**
+     * Thread bindings live now ({@link #bindingOpened}/{@link #bindingClosed}): non-zero sends every
+     * lookup to {@link #OWN} first. A runtime counts itself before it starts a thread that it
+     * binds, so such a thread never sees zero.
+     */
+    private static final AtomicInteger BOUND = new AtomicInteger();
 
     private Kernel() {
+    }
+
+    /** The runtime of the calling thread: its own binding if it has one, else the installed one. */
+    private static Runtime lookup() {
+        if (BOUND.get() != 0) {
+            Runtime own = OWN.get();
+            if (own != null) {
+                return own;
+            }
+        }
+        return rt;
+    }
+
+    /**
+     * Binds {@code runtime} to the calling thread (null unbinds): model code on this thread talks
+     * to it, whatever runtime is installed. Only between {@link #bindingOpened} and
+     * {@link #bindingClosed}. Returns the thread's previous binding.
+     */
+    public static Runtime bindThread(Runtime runtime) {
+        Runtime prev = OWN.get();
+        if (runtime == null) {
+            OWN.remove();
+        } else {
+            OWN.set(runtime);
+        }
+        return prev;
+    }
+
+    /** A runtime that binds threads ({@link #bindThread}) starts: lookups ask threads first from now on. */
+    public static void bindingOpened() {
+        BOUND.incrementAndGet();
+    }
+
+    /** A runtime that bound threads has stopped them. */
+    public static void bindingClosed() {
+        BOUND.decrementAndGet();
     }
 
     /** Installs the runtime that primitives talk to; returns the previous one. */
@@ -28,7 +77,7 @@ public final class Kernel {
 
     /** The installed runtime; a {@code bug-on} style error when model code runs outside one. */
     public static Runtime rt() {
-        Runtime r = rt;
+        Runtime r = lookup();
         if (r == null) {
             throw new IllegalStateException("kmodel: model code ran with no runtime installed "
                     + "(use ModelCheck, or FreeRunningRuntime.install() in a unit test)");
@@ -38,7 +87,7 @@ public final class Kernel {
 
     /** A name for a new {@link kmodel.kernel.sched.Footprinted} object (0 outside a reducing search). */
     public static long newUid() {
-        Runtime r = rt;
+        Runtime r = lookup();
         return r != null ? r.newUid() : 0;
     }
 
@@ -47,10 +96,15 @@ public final class Kernel {
      * point named it (see {@link Runtime#access}); nothing outside a runtime.
      */
     public static void access(Object o) {
-        Runtime r = rt;
+        Runtime r = lookup();
         if (r != null) {
             r.access(o);
         }
+    }
+
+    /** The runtime of the calling thread, or null when there is none (no {@code bug-on}). */
+    public static Runtime rtOrNull() {
+        return lookup();
     }
 
     /** include/asm-generic/current.h: {@code current}, the task running this code. */
@@ -107,7 +161,7 @@ public final class Kernel {
 
     /** Reports a violation of {@code kind} at this step: never returns. */
     public static Violation fail(ViolationKind kind, String message) {
-        Runtime r = rt;
+        Runtime r = lookup();
         Task t = r != null ? r.current() : null;
         throw new Violation(kind, message, t != null ? t.name() : null);
     }

@@ -54,6 +54,8 @@ public final class CheckResult {
     private final String firstStepBound;
     private final Throwable oops;
     private final boolean budgetReached;
+    /** The units behind a split search ({@link SplitExplorer}), or null. */
+    private SplitRun split;
 
     CheckResult(String scenario, Kconfig config, String strategy, long executions, SortedSet<String> outcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
@@ -181,6 +183,15 @@ public final class CheckResult {
     /** The Java exception behind an {@code oops} violation, or null. */
     public Throwable oops() {
         return oops;
+    }
+
+    /** The units of a split search and what each explored ({@code --jobs}, {@code --json}), or null. */
+    public SplitRun split() {
+        return split;
+    }
+
+    void split(SplitRun run) {
+        this.split = run;
     }
 
     /** Executions per second. */

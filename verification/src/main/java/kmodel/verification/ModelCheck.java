@@ -67,6 +67,9 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private CheckPool pool;
+    private int jobs;
+    private int unitTarget = SplitExplorer.DEFAULT_UNIT_TARGET;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -163,12 +166,89 @@ public final class ModelCheck {
         return this;
     }
 
-    /** Runs the check on a runtime thread (a virtual thread on JDK 21+). */
+    /**
+     * Runs on the jobs of {@code p} ({@code --jobs N}): an exhaustive search is split into units
+     * ({@link SplitExplorer}) explored side by side, with the result of one sequential run over
+     * the same units (for plain DFS, the unsplit run's, execution for execution); PCT and random
+     * run whole on one job. Several checks may share one pool.
+     */
+    public ModelCheck pool(CheckPool p) {
+        this.pool = p;
+        return this;
+    }
+
+    /** {@link #pool} on a pool of {@code n} jobs of this check's own. */
+    public ModelCheck jobs(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("jobs must be 1 or more, got " + n);
+        }
+        this.jobs = n;
+        return this;
+    }
+
+    /** Units per level of a split search at least, where the tree has that many (default {@link SplitExplorer#DEFAULT_UNIT_TARGET}). */
+    public ModelCheck unitTarget(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("unit target must be 1 or more, got " + n);
+        }
+        this.unitTarget = n;
+        return this;
+    }
+
+    /** Runs the check on a runtime thread (a virtual thread on JDK 21+), or on the jobs of {@link #pool}. */
     public CheckResult run() {
-        return DeterministicRuntime.callOnRuntimeThread(this::explore);
+        if (pool == null && jobs == 0) {
+            return DeterministicRuntime.callOnRuntimeThread(this::explore);
+        }
+        if (pool != null) {
+            return runOn(pool);
+        }
+        try (CheckPool own = new CheckPool(jobs)) {
+            return runOn(own);
+        }
+    }
+
+    private CheckResult runOn(CheckPool p) {
+        if (kind == Kind.EXHAUSTIVE && !blindReduction) {
+            return splitExplorer().run(p);
+        }
+        return CheckPool.join(p.submit(this::exploreOn));
+    }
+
+    private SplitExplorer splitExplorer() {
+        boolean unbounded = preemptions == UNBOUNDED;
+        long budget = executions > 0 ? executions : DEFAULT_EXHAUSTIVE_BUDGET;
+        return new SplitExplorer(scenario, scenario.settings().overlay(this.config), preemptions, reduction,
+                unbounded || iterative, steps, budget, unitTarget, verbose);
+    }
+
+    /**
+     * Shard {@code index} of {@code count} of the split exhaustive search ({@code --shard I/N}),
+     * on the jobs of {@link #pool} (or of {@link #jobs}): units {@code u % count == index} of
+     * each level. {@link SplitExplorer#merge} turns the shards into this check's result.
+     */
+    public SplitRun runShard(int index, int count) {
+        if (kind != Kind.EXHAUSTIVE) {
+            throw new IllegalArgumentException("only exhaustive search is split into shards");
+        }
+        if (count < 1 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("shard " + index + "/" + count + ": need 0 <= I < N");
+        }
+        if (pool != null) {
+            return splitExplorer().runShard(pool, index, count);
+        }
+        try (CheckPool own = new CheckPool(Math.max(1, jobs))) {
+            return splitExplorer().runShard(own, index, count);
+        }
     }
 
     private CheckResult explore() {
+        try (DeterministicRuntime rt = new DeterministicRuntime()) {
+            return exploreOn(rt);
+        }
+    }
+
+    private CheckResult exploreOn(DeterministicRuntime rt) {
         long start = System.nanoTime();
         final Kconfig config = scenario.settings().overlay(this.config);
         Program program = scenario.program();
@@ -180,7 +260,7 @@ public final class ModelCheck {
         Violation violation = null;
         boolean budgetCut = false;
         String describe;
-        try (DeterministicRuntime rt = new DeterministicRuntime()) {
+        {
             boolean unbounded = kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED;
             int from = unbounded ? 0 : kind == Kind.EXHAUSTIVE && iterative ? 0 : preemptions;
             int to = unbounded ? 0 : kind == Kind.EXHAUSTIVE ? preemptions : from;

@@ -20,10 +20,14 @@ import kmodel.kernel.sched.Runtime;
  *       ({@link #checkLeaks()}).</li>
  * </ul>
  *
- * Only the running task touches it (one task runs at a time), so it needs no lock.
+ * Only the running task touches it (one task runs at a time), so it needs no lock. New objects
+ * register with the tracker of the runtime that runs the creating thread ({@link Kernel#rtOrNull}),
+ * while that tracker is {@linkplain #activate() active}: no static state, so explorations on
+ * different threads ({@code --jobs N}) never see each other's objects.
  */
 public final class Lifetimes extends Footprinted {
-    private static Lifetimes active;
+    /** Set by the runtime for the duration of one execution (the runtime's own thread). */
+    private boolean active;
 
     private final ArrayList<KObject> objects = new ArrayList<>();
     /**
@@ -39,7 +43,7 @@ public final class Lifetimes extends Footprinted {
     }
 
     static void accessed(Object o) {
-        Lifetimes l = active;
+        Lifetimes l = activeOrNull();
         if (l != null && l.recorder != null) {
             l.recorder.access(o);
         }
@@ -47,18 +51,19 @@ public final class Lifetimes extends Footprinted {
 
     /** Makes this tracker the one new objects register with (the runtime does this per execution). */
     public void activate() {
-        active = this;
+        active = true;
     }
 
     /** Stops registering new objects with this tracker. */
     public void deactivate() {
-        if (active == this) {
-            active = null;
-        }
+        active = false;
     }
 
+    /** The active tracker of the calling thread's runtime, or null. */
     static Lifetimes activeOrNull() {
-        return active;
+        Runtime rt = Kernel.rtOrNull();
+        Lifetimes l = rt != null ? rt.lifetimes() : null;
+        return l != null && l.active ? l : null;
     }
 
     void register(KObject o) {

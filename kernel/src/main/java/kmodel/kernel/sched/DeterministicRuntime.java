@@ -118,9 +118,33 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     /** The observing strategy stopped this execution as redundant (sleep-set blocked). */
     private boolean pruned;
 
-    /** Creates a runtime driven from the calling thread (the controller). */
+    /**
+     * Non-null when this runtime is bound to its own threads ({@link #boundToItsThreads()}): the
+     * controller's binding before this runtime's, restored by {@link #close()}.
+     */
+    private final Runtime[] boundOver;
+    /** {@link #close()} has undone the binding. */
+    private boolean unbound;
+
+    /** Creates a runtime driven from the calling thread (the controller), installed for the whole JVM per execution. */
     public DeterministicRuntime() {
         controller.thread = Thread.currentThread();
+        boundOver = null;
+    }
+
+    private DeterministicRuntime(boolean bound) {
+        controller.thread = Thread.currentThread();
+        Kernel.bindingOpened();
+        boundOver = new Runtime[] {Kernel.bindThread(this)};
+    }
+
+    /**
+     * A runtime that model code reaches through its own threads only (the controller, which is the
+     * calling thread, and its task threads: {@link Kernel#bindThread}), so that several can run at
+     * once, one per exploring thread ({@code --jobs N}). {@link #close()} unbinds it.
+     */
+    public static DeterministicRuntime boundToItsThreads() {
+        return new DeterministicRuntime(true);
     }
 
     /** Whether tasks run on virtual threads (JDK 21+). */
@@ -219,7 +243,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         current = boot;
         boot.locksHeld = 0;
         boot.allocs = 0;
-        Runtime prev = Kernel.install(this);
+        Runtime prev = boundOver == null ? Kernel.install(this) : null;
         lifetimes = new Lifetimes();
         lifetimes.activate();
         if (observe) {
@@ -259,7 +283,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         } finally {
             running = false;
             lifetimes.deactivate();
-            Kernel.install(prev);
+            if (boundOver == null) {
+                Kernel.install(prev);
+            }
         }
         List<TraceEvent> events = trace != null ? Collections.unmodifiableList(trace) : Collections.emptyList();
         return new ExecutionResult(violation, stepBound, steps, events, outcome, oops, pruned);
@@ -280,6 +306,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
         }
         workers.clear();
+        if (boundOver != null && !unbound) {
+            unbound = true;
+            Kernel.bindThread(boundOver[0]);
+            Kernel.bindingClosed();
+        }
     }
 
     private void checkQuiescence() {
@@ -377,6 +408,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     }
 
     private void workerLoop(Worker w) {
+        if (boundOver != null) {
+            Kernel.bindThread(this);
+        }
         for (;;) {
             awaitTurn(w);
             if (w.shutdown) {

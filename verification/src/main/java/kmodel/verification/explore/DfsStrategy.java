@@ -29,15 +29,18 @@ public final class DfsStrategy implements ExplorationStrategy {
         final int kind;
         /** Options in exploration order: the free option first. */
         final int[] options;
+        /** How many alternatives there were (more than {@code options} on a node of a fixed prefix). */
+        final int width;
         /** The task that could have gone on running (-1: none, or a data choice). */
         final int current;
         /** Preemptions on the path before this node. */
         final int preemptionsBefore;
         int chosen;
 
-        Node(int kind, int[] options, int current, int preemptionsBefore) {
+        Node(int kind, int[] options, int width, int current, int preemptionsBefore) {
             this.kind = kind;
             this.options = options;
+            this.width = width;
             this.current = current;
             this.preemptionsBefore = preemptionsBefore;
         }
@@ -53,9 +56,36 @@ public final class DfsStrategy implements ExplorationStrategy {
     private int depth;
     private int preemptions;
     private int maxPreemptionsSeen;
+    /** Decisions fixed at the first choice points ({@link #prefix}); empty: none. */
+    private int[] prefix = new int[0];
 
     public DfsStrategy(int preemptionBound) {
         this.bound = preemptionBound;
+    }
+
+    /**
+     * Fixes the first {@code decisions.length} choice points (every choice point of plain DFS is a
+     * branching one): each takes the given task id or value, preemptions it costs included, and is
+     * never backtracked into, so the search explores exactly the subtree below that prefix (one
+     * unit of a split exploration, {@code kmodel.verification.SplitExplorer}). The prefix must fit
+     * the scenario and the bound; a task that is not runnable there is reported as nondeterminism.
+     */
+    public DfsStrategy prefix(int[] decisions) {
+        this.prefix = decisions.clone();
+        return this;
+    }
+
+    /** The option array of a fresh node: every alternative, or only the prefix's decision. */
+    private int[] fixedOrAll(int[] all, int n) {
+        if (depth >= prefix.length) {
+            return all;
+        }
+        for (int i = 0; i < n; i++) {
+            if (all[i] == prefix[depth]) {
+                return new int[] {all[i]};
+            }
+        }
+        throw new NondeterminismException(depth, "the fixed prefix takes " + prefix[depth] + ", which is not an option here");
     }
 
     /** Preemptions in the execution just run. */
@@ -80,7 +110,7 @@ public final class DfsStrategy implements ExplorationStrategy {
         Node node;
         if (depth < stack.size()) {
             node = stack.get(depth);
-            if (node.kind != TASK || node.options.length != n) {
+            if (node.kind != TASK || node.width != n) {
                 throw new NondeterminismException(depth, "the runnable tasks differ from the earlier execution");
             }
         } else {
@@ -94,7 +124,7 @@ public final class DfsStrategy implements ExplorationStrategy {
                     opts[k++] = ids[i];
                 }
             }
-            node = new Node(TASK, opts, current, preemptions);
+            node = new Node(TASK, fixedOrAll(opts, n), n, current, preemptions);
             stack.add(node);
         }
         int chosen = node.options[node.chosen];
@@ -110,7 +140,7 @@ public final class DfsStrategy implements ExplorationStrategy {
         Node node;
         if (depth < stack.size()) {
             node = stack.get(depth);
-            if (node.kind != VALUE || node.options.length != n) {
+            if (node.kind != VALUE || node.width != n) {
                 throw new NondeterminismException(depth, "a data choice differs from the earlier execution");
             }
         } else {
@@ -118,7 +148,7 @@ public final class DfsStrategy implements ExplorationStrategy {
             for (int i = 0; i < n; i++) {
                 opts[i] = i;
             }
-            node = new Node(VALUE, opts, -1, preemptions);
+            node = new Node(VALUE, fixedOrAll(opts, n), n, -1, preemptions);
             stack.add(node);
         }
         depth++;

@@ -65,6 +65,8 @@ public final class DporStrategy implements ExplorationStrategy {
         /** VALUE: the number of alternatives. */
         final int values;
         int chosen;
+        /** A decision of the fixed prefix ({@link #prefix}): never backtracked, races reversed here ignored. */
+        boolean fixed;
         /** TASK: tasks to explore from here; {@code done}: those explored (or under way). */
         final BitSet backtrack = new BitSet();
         final BitSet done = new BitSet();
@@ -157,6 +159,11 @@ public final class DporStrategy implements ExplorationStrategy {
     private boolean[] raceFlags = new boolean[8];
 
 
+    /** Decisions fixed at the first branching decisions ({@link #prefix}); empty: none. */
+    private int[] prefix = new int[0];
+    /** Branching decisions (two or more runnable tasks, or a data choice) taken so far in this execution. */
+    private int branches;
+
     /** When set, every pair of steps is taken as independent: a broken search, for tests that must fail. */
     private final boolean blind;
 
@@ -176,6 +183,18 @@ public final class DporStrategy implements ExplorationStrategy {
         return new DporStrategy(true);
     }
 
+    /**
+     * Fixes the first {@code decisions.length} branching decisions (two or more runnable tasks, or
+     * a data choice) to the given task ids or values: the search explores only executions that
+     * start that way (one unit of a split exploration, {@code kmodel.verification.SplitExplorer}),
+     * with empty sleep sets below the prefix, and ignores races whose reversal point is a decision
+     * of the prefix: the units that start with the other choice there cover those reversals.
+     */
+    public DporStrategy prefix(int[] decisions) {
+        this.prefix = decisions.clone();
+        return this;
+    }
+
     @Override
     public boolean observesSteps() {
         return true;
@@ -187,6 +206,7 @@ public final class DporStrategy implements ExplorationStrategy {
         stepNode = -1;
         schedule.clear();
         events = 0;
+        branches = 0;
         Arrays.fill(taskLast, -1);
         lastAccess.clear();
     }
@@ -200,7 +220,7 @@ public final class DporStrategy implements ExplorationStrategy {
                 throw new NondeterminismException(depth, "the runnable tasks differ from the earlier execution");
             }
         } else {
-            node = newTaskNode(ids, n, current);
+            node = n > 1 && branches < prefix.length ? fixedTaskNode(ids, n) : newTaskNode(ids, n, current);
             if (node == null) {
                 return PRUNE;
             }
@@ -210,6 +230,7 @@ public final class DporStrategy implements ExplorationStrategy {
         depth++;
         if (n > 1) {
             schedule.add(node.chosen);
+            branches++;
         }
         return node.chosen;
     }
@@ -221,6 +242,20 @@ public final class DporStrategy implements ExplorationStrategy {
             }
         }
         return true;
+    }
+
+    /** A fresh decision of the fixed prefix: only the prefix's task, nothing asleep. */
+    private Node fixedTaskNode(int[] ids, int n) {
+        int pick = prefix[branches];
+        Node node = new Node(Arrays.copyOf(ids, n), new int[0], new long[0][]);
+        if (!node.isEnabled(pick)) {
+            throw new NondeterminismException(depth, "the fixed prefix runs task " + pick + ", which is not runnable here");
+        }
+        node.fixed = true;
+        node.chosen = pick;
+        node.backtrack.set(pick);
+        node.done.set(pick);
+        return node;
     }
 
     /** A fresh decision: its sleep set comes from the step before it; null when all runnable tasks sleep. */
@@ -313,9 +348,18 @@ public final class DporStrategy implements ExplorationStrategy {
             }
         } else {
             node = new Node(n);
+            if (branches < prefix.length) {
+                if (prefix[branches] < 0 || prefix[branches] >= n) {
+                    throw new NondeterminismException(depth, "the fixed prefix takes value " + prefix[branches]
+                            + " of a choice among " + n);
+                }
+                node.fixed = true;
+                node.chosen = prefix[branches];
+            }
             stack.add(node);
         }
         depth++;
+        branches++;
         schedule.add(node.chosen);
         return node.chosen;
     }
@@ -442,6 +486,9 @@ public final class DporStrategy implements ExplorationStrategy {
      */
     private void reverse(int j, int k) {
         Node node = stack.get(evNode[j]);
+        if (node.fixed) {
+            return; // reversal point inside the fixed prefix: another unit covers it
+        }
         int tj = evTask[j];
         // First local index, per task, of its steps in v = notdep(j).k, to test "some earlier step of
         // v happens before u" in one pass.
@@ -510,7 +557,7 @@ public final class DporStrategy implements ExplorationStrategy {
         while (!stack.isEmpty()) {
             Node top = stack.get(stack.size() - 1);
             if (top.kind == VALUE) {
-                if (top.chosen + 1 < top.values) {
+                if (!top.fixed && top.chosen + 1 < top.values) {
                     top.chosen++;
                     return true;
                 }

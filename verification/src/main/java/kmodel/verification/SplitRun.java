@@ -1,0 +1,200 @@
+package kmodel.verification;
+
+import java.util.Collections;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The units of a split exploration of one scenario ({@link SplitExplorer}), level by level (one
+ * level per preemption bound of the iterative search; one level, bound -1, for an unbounded
+ * search), with what each unit explored: of every unit for a whole run, of units {@code u} with
+ * {@code u % shardCount == shardIndex} for a shard ({@code kmodel check --shard I/N}). The
+ * shards of a run merge into the run's {@link CheckResult} ({@link SplitExplorer#merge}).
+ */
+public final class SplitRun {
+    /** Everything that decides the units and their searches: shards merge only when these are equal. */
+    public static final class Settings {
+        final String scenario;
+        final String config;
+        final int preemptions;
+        final boolean reduction;
+        final boolean iterative;
+        final long steps;
+        final long budget;
+        final int unitTarget;
+
+        /**
+         * @param config the effective configuration, canonical
+         * @param preemptions the bound, or {@link ModelCheck#UNBOUNDED}
+         */
+        public Settings(String scenario, String config, int preemptions, boolean reduction, boolean iterative,
+                long steps, long budget, int unitTarget) {
+            this.scenario = Objects.requireNonNull(scenario);
+            this.config = Objects.requireNonNull(config);
+            this.preemptions = preemptions;
+            this.reduction = reduction;
+            this.iterative = iterative;
+            this.steps = steps;
+            this.budget = budget;
+            this.unitTarget = unitTarget;
+        }
+
+        public String scenario() {
+            return scenario;
+        }
+
+        /** The effective configuration, canonical. */
+        public String config() {
+            return config;
+        }
+
+        /** The preemption bound, or {@link ModelCheck#UNBOUNDED}. */
+        public int preemptions() {
+            return preemptions;
+        }
+
+        public boolean reduction() {
+            return reduction;
+        }
+
+        /** Whether the bound is iterated 0..N. */
+        public boolean iterative() {
+            return iterative;
+        }
+
+        public long steps() {
+            return steps;
+        }
+
+        /** The execution budget. */
+        public long budget() {
+            return budget;
+        }
+
+        /** How many units a level is split into at least, where the tree has that many prefixes. */
+        public int unitTarget() {
+            return unitTarget;
+        }
+
+        /** The first bound of the search. */
+        int from() {
+            return preemptions == ModelCheck.UNBOUNDED ? ModelCheck.UNBOUNDED : iterative ? 0 : preemptions;
+        }
+
+        /** The last bound of the search. */
+        int to() {
+            return preemptions;
+        }
+
+        /** The first setting in which {@code o} differs, e.g. "preemptions 2 vs 3", or null when equal. */
+        public String difference(Settings o) {
+            if (!scenario.equals(o.scenario)) {
+                return "scenario '" + scenario + "' vs '" + o.scenario + "'";
+            }
+            if (!config.equals(o.config)) {
+                return "configuration [" + config + "] vs [" + o.config + "]";
+            }
+            if (preemptions != o.preemptions) {
+                return "preemptions " + preemptions + " vs " + o.preemptions;
+            }
+            if (reduction != o.reduction) {
+                return "reduction " + reduction + " vs " + o.reduction;
+            }
+            if (iterative != o.iterative) {
+                return "iterative " + iterative + " vs " + o.iterative;
+            }
+            if (steps != o.steps) {
+                return "steps " + steps + " vs " + o.steps;
+            }
+            if (budget != o.budget) {
+                return "budget " + budget + " vs " + o.budget;
+            }
+            if (unitTarget != o.unitTarget) {
+                return "unit target " + unitTarget + " vs " + o.unitTarget;
+            }
+            return null;
+        }
+    }
+
+    /** One level: its units, in order, with the results this run holds (null where another shard has them). */
+    public static final class Level {
+        final int bound;
+        final UnitResult[] units;
+
+        /** A level of {@code unitCount} units, none explored yet. */
+        public Level(int bound, int unitCount) {
+            this.bound = bound;
+            this.units = new UnitResult[unitCount];
+        }
+
+        /** The preemption bound of the level, or -1 unbounded. */
+        public int bound() {
+            return bound;
+        }
+
+        /** How many units the level has in all shards. */
+        public int unitCount() {
+            return units.length;
+        }
+
+        /** Unit {@code i}'s result, or null when this run does not hold it. */
+        public UnitResult unit(int i) {
+            return units[i];
+        }
+
+        /** Stores unit {@code r.index()}'s result. */
+        public void put(UnitResult r) {
+            units[r.index()] = r;
+        }
+    }
+
+    private final Settings settings;
+    private final int shardIndex;
+    private final int shardCount;
+    private final TreeMap<Integer, Level> levels = new TreeMap<>();
+    private long nanos;
+
+    /** A run of shard {@code shardIndex} of {@code shardCount} (0 of 1: the whole run). */
+    public SplitRun(Settings settings, int shardIndex, int shardCount) {
+        this.settings = settings;
+        this.shardIndex = shardIndex;
+        this.shardCount = shardCount;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public int shardIndex() {
+        return shardIndex;
+    }
+
+    public int shardCount() {
+        return shardCount;
+    }
+
+    /** Whether this run explores unit {@code u} of a level. */
+    public boolean owns(int u) {
+        return u % shardCount == shardIndex;
+    }
+
+    /** The levels explored, by bound. */
+    public SortedMap<Integer, Level> levels() {
+        return Collections.unmodifiableSortedMap(levels);
+    }
+
+    /** Adds a level. */
+    public void add(Level level) {
+        levels.put(level.bound, level);
+    }
+
+    /** Wall time of this run (reported, never compared). */
+    public long nanos() {
+        return nanos;
+    }
+
+    public void nanos(long n) {
+        this.nanos = n;
+    }
+}

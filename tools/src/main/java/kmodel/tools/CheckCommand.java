@@ -6,6 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import kmodel.verification.CheckPool;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
@@ -25,7 +27,12 @@ import picocli.CommandLine.Spec;
  * some execution stopped at the step bound) or {@code INCOMPLETE} (no violation, but the execution
  * budget cut the exhaustive search); for a violation its kind and message, the counterexample
  * diagram and a {@code replay:} line; for a step-bound stop, the first one. Then a summary line
- * and, last, a {@code time:} line (the only line that differs between two runs).
+ * and, last, a {@code time:} line (wall time; the only line that differs between two runs).
+ *
+ * <p>Scenarios run side by side on {@code --jobs N} threads, and each exhaustive search is split
+ * into units ({@link kmodel.verification.SplitExplorer}) that run side by side too; the lines do
+ * not depend on N. {@code --shard I/N --json FILE} explores one shard of every search and writes
+ * it, for {@code kmodel merge} ({@link ShardRun}).
  */
 @Command(name = "check",
         mixinStandardHelpOptions = true,
@@ -195,16 +202,42 @@ final class CheckCommand implements Callable<Integer> {
         }
 
         PrintWriter out = cmd.getOut();
+        int nJobs = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        if (System.getProperty(CARRIERS) == null) {
+            // Before the first virtual thread: one carrier per job (kmodel passes none by default).
+            System.setProperty(CARRIERS, Integer.toString(nJobs));
+        }
+        long start = System.nanoTime();
+        try (CheckPool pool = new CheckPool(nJobs)) {
+            if (shard != null) {
+                return ShardRun.shard(this, out, selected, config, pool, shard.index, shard.count, json);
+            }
+            List<CompletableFuture<CheckResult>> running = ShardRun.startAll(this, selected, config, pool);
+            List<CheckResult> results = new ArrayList<>();
+            int code = report(out, running, results, start, -1);
+            if (json != null) {
+                ShardRun.writeJson(this, results, nJobs, System.nanoTime() - start, json);
+            }
+            return code;
+        }
+    }
+
+    /**
+     * Prints one line per result, in order, as soon as it and the ones before it are done (with
+     * its violation or step-bound stop), then the summary and the wall time; returns the exit
+     * code. The results are also added to {@code collected}.
+     */
+    static int report(PrintWriter out, List<CompletableFuture<CheckResult>> running, List<CheckResult> collected,
+            long start, long fixedNanos) {
         int passed = 0;
         int failed = 0;
         int bound = 0;
         int incomplete = 0;
         long executionsRun = 0;
-        long nanos = 0;
-        for (Scenario<?> s : selected) {
-            CheckResult r = configure(ModelCheck.of(s, strategy.kind)).config(config).run();
+        for (CompletableFuture<CheckResult> f : running) {
+            CheckResult r = CheckPool.join(f);
+            collected.add(r);
             executionsRun += r.executions();
-            nanos += r.nanos();
             out.println(r.summaryLine());
             switch (r.verdict()) {
                 case PASS:
@@ -225,7 +258,7 @@ final class CheckCommand implements Callable<Integer> {
             out.flush();
         }
         StringBuilder summary = new StringBuilder(String.format(Locale.ROOT, "%d scenario%s: %d passed, %d failed",
-                selected.size(), selected.size() == 1 ? "" : "s", passed, failed));
+                collected.size(), collected.size() == 1 ? "" : "s", passed, failed));
         if (bound > 0) {
             summary.append(String.format(Locale.ROOT, ", %d stopped at the step bound", bound));
         }
@@ -233,7 +266,7 @@ final class CheckCommand implements Callable<Integer> {
             summary.append(String.format(Locale.ROOT, ", %d incomplete", incomplete));
         }
         out.println(summary.append(String.format(Locale.ROOT, "; %d executions", executionsRun)));
-        double seconds = nanos / 1e9;
+        double seconds = (fixedNanos >= 0 ? fixedNanos : System.nanoTime() - start) / 1e9;
         out.println(String.format(Locale.ROOT, "time: %.2f s (%.0f executions/s)", seconds,
                 seconds > 0 ? executionsRun / seconds : 0.0));
         out.flush();
@@ -243,7 +276,58 @@ final class CheckCommand implements Callable<Integer> {
         return bound + incomplete > 0 ? Kmodel.EXIT_INCONCLUSIVE : 0;
     }
 
-    private ModelCheck configure(ModelCheck check) {
+    /** The property that sets the virtual-thread carriers; kmodel leaves it to {@code --jobs}. */
+    static final String CARRIERS = "jdk.virtualThreadScheduler.parallelism";
+
+    /** {@code --shard I/N}. */
+    static final class Shard {
+        final int index;
+        final int count;
+
+        Shard(int index, int count) {
+            this.index = index;
+            this.count = count;
+        }
+    }
+
+    /** Parses {@code --shard I/N}. */
+    static final class ShardConverter implements CommandLine.ITypeConverter<Shard> {
+        @Override
+        public Shard convert(String value) {
+            String v = value.trim();
+            int slash = v.indexOf('/');
+            try {
+                if (slash > 0) {
+                    int i = Integer.parseInt(v.substring(0, slash).trim());
+                    int n = Integer.parseInt(v.substring(slash + 1).trim());
+                    if (n >= 1 && n <= CheckJson.MAX_UNITS && i >= 0 && i < n) {
+                        return new Shard(i, n);
+                    }
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new CommandLine.TypeConversionException("expected I/N with 0 <= I < N <= " + CheckJson.MAX_UNITS
+                    + ", got '" + value + "'");
+        }
+    }
+
+    @Option(names = "--jobs", paramLabel = "N",
+            description = "Explore on N threads, each with its own runtime (default: the available cores). "
+                    + "The results do not depend on N.")
+    Integer jobs;
+
+    @Option(names = "--shard", paramLabel = "I/N", converter = ShardConverter.class,
+            description = "Explore only shard I of N of each exhaustive search (units u with u % N == I) and "
+                    + "write it to --json FILE; kmodel merge prints the report of the whole run.")
+    Shard shard;
+
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the results (per scenario: settings, verdict, counts, violation, token, "
+                    + "time, and each unit's counts) to FILE as JSON.")
+    java.nio.file.Path json;
+
+    ModelCheck configure(ModelCheck check) {
         check.preemptions(preemptions).reduction(reduction == Reduction.DPOR).seed(seed).steps(steps).verbose(verbose);
         if (executions != null) {
             check.executions(executions);
@@ -281,6 +365,15 @@ final class CheckCommand implements Callable<Integer> {
         }
         if (depth != null && depth < 1) {
             throw new Kmodel.OneLine(cmd, "--depth must be 1 or more, got " + depth);
+        }
+        if (jobs != null && (jobs < 1 || jobs > 1024)) {
+            throw new Kmodel.OneLine(cmd, "--jobs must be between 1 and 1024, got " + jobs);
+        }
+        if (shard != null && json == null) {
+            throw new Kmodel.OneLine(cmd, "--shard needs --json FILE (the shard's results go there; see: kmodel merge)");
+        }
+        if (shard != null && strategy != StrategyName.EXHAUSTIVE) {
+            throw new Kmodel.OneLine(cmd, "--shard applies to --strategy exhaustive only");
         }
         if (steps < 1) {
             throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);

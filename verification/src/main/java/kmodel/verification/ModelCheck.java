@@ -69,7 +69,8 @@ public final class ModelCheck {
     private boolean blindReduction;
     private CheckPool pool;
     private int jobs;
-    private int unitTarget = SplitExplorer.DEFAULT_UNIT_TARGET;
+    /** Units per level of a split search; 0: {@link SplitExplorer#defaultUnitTarget}. */
+    private int unitTarget;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -186,7 +187,7 @@ public final class ModelCheck {
         return this;
     }
 
-    /** Units per level of a split search at least, where the tree has that many (default {@link SplitExplorer#DEFAULT_UNIT_TARGET}). */
+    /** Units per level of a split search at least, where the tree has that many (default {@link SplitExplorer#defaultUnitTarget}). */
     public ModelCheck unitTarget(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("unit target must be 1 or more, got " + n);
@@ -219,7 +220,8 @@ public final class ModelCheck {
         boolean unbounded = preemptions == UNBOUNDED;
         long budget = executions > 0 ? executions : DEFAULT_EXHAUSTIVE_BUDGET;
         return new SplitExplorer(scenario, scenario.settings().overlay(this.config), preemptions, reduction,
-                unbounded || iterative, steps, budget, unitTarget, verbose);
+                unbounded || iterative, steps, budget,
+                unitTarget > 0 ? unitTarget : SplitExplorer.defaultUnitTarget(unbounded && reduction), verbose);
     }
 
     /**

@@ -134,7 +134,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
     private DeterministicRuntime(boolean bound) {
         controller.thread = Thread.currentThread();
-        Kernel.bindingOpened();
+        Kernel.bindingOpened(this);
         boundOver = new Runtime[] {Kernel.bindThread(this)};
     }
 

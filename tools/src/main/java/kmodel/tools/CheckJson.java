@@ -517,12 +517,17 @@ final class CheckJson {
         return out;
     }
 
+    /** Gson's message, without exception class names and its advice about lenient parsing. */
     private static String firstLine(String s) {
         if (s == null) {
             return "unreadable";
         }
         int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        String t = nl < 0 ? s : s.substring(0, nl);
+        t = t.replaceAll("(?:[A-Za-z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error): ", "");
+        t = t.replaceAll("Use JsonReader\\.setStrictness\\([^)]*\\) to accept malformed JSON ", "");
+        t = t.replaceAll("\\s*See https?://\\S+", "");
+        return t.strip();
     }
 
     /** Reads all of {@code in}, refusing more than {@code max} characters. */

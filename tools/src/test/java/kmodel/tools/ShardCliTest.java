@@ -1,0 +1,178 @@
+package kmodel.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code check --jobs}, {@code --shard I/N --json FILE} and {@code merge}, run in-process: the
+ * output does not depend on the jobs, shards merge into the single run's output (every line but
+ * {@code time:}), and inputs that do not fit are one-line errors with exit 2.
+ */
+class ShardCliTest {
+    @TempDir
+    Path dir;
+
+    static final class Run {
+        final int code;
+        final String out;
+        final String err;
+
+        Run(int code, String out, String err) {
+            this.code = code;
+            this.out = out;
+            this.err = err;
+        }
+
+        /** Everything but the time line, which is the only one that differs between runs. */
+        String untimed() {
+            StringBuilder sb = new StringBuilder();
+            for (String l : out.split("\n", -1)) {
+                if (!l.startsWith("time:")) {
+                    sb.append(l).append('\n');
+                }
+            }
+            return sb.toString();
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
+        }
+    }
+
+    static Run kmodel(String... args) {
+        CommandLine cmd = Kmodel.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static final String[] LOST_WAKEUP_AND_ASYNC = {"check", "--scenario", "textbook-waitqueue", "--scenario",
+        "async-page-lock", "--scenario", "dio-split-clones", "--bug", "textbook-check-then-sleep"};
+    private static final String[] CLEAN = {"check", "--scenario", "async-page-lock", "--scenario", "dio-split-clones",
+        "--scenario", "writeback-free-reuse"};
+
+    @Test
+    void checkPrintsTheSameOnOneOrThreeJobs() {
+        for (String[] args : List.of(LOST_WAKEUP_AND_ASYNC, CLEAN)) {
+            Run one = kmodel(concat(args, "--jobs", "1"));
+            Run three = kmodel(concat(args, "--jobs", "3"));
+            assertEquals(one.code, three.code, three::toString);
+            assertEquals(one.untimed(), three.untimed());
+        }
+    }
+
+    /** Shards of N = 3, merged in any order, print what the single run prints. */
+    List<Path> shards(String[] args, int n) {
+        List<Path> files = new ArrayList<>();
+        for (int i = n - 1; i >= 0; i--) {
+            Path f = dir.resolve("shard-" + i + ".json");
+            Run r = kmodel(concat(args, "--shard", i + "/" + n, "--json", f.toString(), "--jobs", "2"));
+            assertEquals(0, r.code, r::toString);
+            assertTrue(r.out.contains("written to " + f), r::toString);
+            files.add(f);
+        }
+        return files;
+    }
+
+    @Test
+    void threeShardsMergeIntoTheSingleRunsReport() {
+        for (String[] args : List.of(LOST_WAKEUP_AND_ASYNC, CLEAN,
+                new String[] {"check", "--scenario", "dio-split-clones", "--preemptions", "unbounded"})) {
+            Run single = kmodel(args);
+            List<Path> files = shards(args, 3);
+            List<String> merge = new ArrayList<>(List.of("merge"));
+            for (Path f : files) {
+                merge.add(f.toString());
+            }
+            Run merged = kmodel(merge.toArray(new String[0]));
+            assertEquals(single.code, merged.code, merged::toString);
+            assertEquals(single.untimed(), merged.untimed());
+        }
+    }
+
+    @Test
+    void jsonHoldsTheResultsOfAWholeRunAndMergesAlone() throws IOException {
+        Path f = dir.resolve("run.json");
+        Run single = kmodel(concat(LOST_WAKEUP_AND_ASYNC, "--json", f.toString()));
+        assertEquals(1, single.code, single::toString);
+        JsonObject root = JsonParser.parseString(Files.readString(f)).getAsJsonObject();
+        JsonObject first = root.getAsJsonArray("scenarios").get(0).getAsJsonObject();
+        assertEquals("textbook-waitqueue", first.get("scenario").getAsString());
+        JsonObject result = first.getAsJsonObject("result");
+        assertEquals("FAIL", result.get("verdict").getAsString());
+        assertEquals(1, result.get("bound").getAsInt());
+        assertEquals("missed-wakeup", result.getAsJsonObject("violation").get("kind").getAsString());
+        assertTrue(single.out.contains("replay: ./kmodel replay " + result.get("token").getAsString()));
+        assertTrue(first.getAsJsonArray("levels").size() == 2, "levels 0 and 1");
+        Run merged = kmodel("merge", f.toString());
+        assertEquals(single.untimed(), merged.untimed());
+    }
+
+    private static void assertOneLine(Run r, String... mentions) {
+        assertEquals(2, r.code, r::toString);
+        String[] err = r.err.split("\n");
+        assertTrue(err.length <= 2, r::toString);
+        assertTrue(err[0].startsWith("kmodel: "), r::toString);
+        for (String m : mentions) {
+            assertTrue(err[0].contains(m), () -> "names '" + m + "': " + r);
+        }
+        assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), r::toString);
+    }
+
+    @Test
+    void badShardsAndJobsAreOneLineErrors() throws IOException {
+        assertOneLine(kmodel("check", "--jobs", "0"), "--jobs");
+        assertOneLine(kmodel("check", "--shard", "3/3", "--json", dir.resolve("x").toString()), "--shard");
+        assertOneLine(kmodel("check", "--shard", "a/b", "--json", dir.resolve("x").toString()), "--shard");
+        assertOneLine(kmodel("check", "--shard", "0/2"), "--json");
+        assertOneLine(kmodel("check", "--strategy", "pct", "--shard", "0/2", "--json", dir.resolve("x").toString()),
+                "exhaustive");
+        String[] args = {"check", "--scenario", "textbook-waitqueue"};
+        List<Path> files = shards(args, 3);
+        Path s2 = files.get(0);
+        Path s1 = files.get(1);
+        Path s0 = files.get(2);
+        assertOneLine(kmodel("merge", s0.toString(), s1.toString()), "shard 2/3", "missing");
+        assertOneLine(kmodel("merge", s0.toString(), s1.toString(), s2.toString(), s1.toString()), s1.toString(), "twice");
+        Path other = dir.resolve("other.json");
+        assertEquals(0, kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "1", "--shard", "1/3",
+                "--json", other.toString()).code);
+        assertOneLine(kmodel("merge", s0.toString(), other.toString(), s2.toString()), other.toString(), "preemptions");
+        Path notJson = dir.resolve("bad.json");
+        Files.writeString(notJson, "{\"format\": \"kmodel-check\", ", StandardCharsets.UTF_8);
+        assertOneLine(kmodel("merge", notJson.toString()), notJson.toString(), "bad JSON");
+        assertOneLine(kmodel("merge", dir.resolve("absent.json").toString()), "absent.json", "cannot read");
+        String text = Files.readString(s0);
+        Path lies = dir.resolve("lies.json");
+        Files.writeString(lies, text.replaceFirst("\"units\": (\\d+)", "\"units\": 999999"), StandardCharsets.UTF_8);
+        assertOneLine(kmodel("merge", lies.toString(), s1.toString(), s2.toString()), lies.toString(), "units");
+        Files.writeString(lies, text.replaceFirst("\"budget\": (\\d+)", "\"budget\": 1e400"), StandardCharsets.UTF_8);
+        assertOneLine(kmodel("merge", lies.toString(), s1.toString(), s2.toString()), lies.toString(), "budget");
+    }
+}

@@ -69,6 +69,13 @@ final class MergeCommand implements Callable<Integer> {
             description = "Draw every scheduling point in a counterexample, not only model events.")
     boolean verbose;
 
+    /** Turns a file's text into its shards ({@link CheckJson#read}; tests swap in broken decoders). */
+    interface Decoder {
+        CheckJson.ShardFile read(String text) throws CheckJson.Bad;
+    }
+
+    Decoder decoder = CheckJson::read;
+
     @Override
     public Integer call() {
         CommandLine cmd = spec.commandLine();
@@ -147,7 +154,7 @@ final class MergeCommand implements Callable<Integer> {
         return new Kmodel.OneLine(cmd, "merge: " + file + ": " + what);
     }
 
-    private static CheckJson.ShardFile readFile(CommandLine cmd, Path f) {
+    private CheckJson.ShardFile readFile(CommandLine cmd, Path f) {
         String text;
         try (Reader r = new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT))) {
@@ -160,7 +167,7 @@ final class MergeCommand implements Callable<Integer> {
             throw bad(cmd, f, e.getMessage());
         }
         try {
-            return CheckJson.read(text);
+            return decoder.read(text);
         } catch (CheckJson.Bad e) {
             throw bad(cmd, f, e.getMessage());
         }

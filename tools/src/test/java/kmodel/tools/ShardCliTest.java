@@ -75,7 +75,7 @@ class ShardCliTest {
     private static final String[] LOST_WAKEUP_AND_ASYNC = {"check", "--scenario", "textbook-waitqueue", "--scenario",
         "async-page-lock", "--scenario", "dio-split-clones", "--bug", "textbook-check-then-sleep"};
     private static final String[] CLEAN = {"check", "--scenario", "async-page-lock", "--scenario", "dio-split-clones",
-        "--scenario", "writeback-free-reuse"};
+        "--scenario", "textbook-refcount"};
 
     @Test
     void checkPrintsTheSameOnOneOrThreeJobs() {

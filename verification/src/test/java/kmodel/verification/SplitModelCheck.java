@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
 @Tag("modelcheck")
 class SplitModelCheck {
     static final List<String> SCENARIOS = List.of("textbook-waitqueue", "textbook-refcount", "async-page-lock",
-            "writeback-free-reuse", "dio-split-clones");
+            "dio-split-clones");
 
     private static Scenario<?> scenario(String name) {
         return ScenarioRegistry.everything().get(name);
@@ -121,7 +121,7 @@ class SplitModelCheck {
     @TestFactory
     Stream<DynamicTest> threeShardsMergeIntoTheSingleRun() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String name : List.of("textbook-waitqueue", "async-page-lock", "writeback-free-reuse")) {
+        for (String name : List.of("textbook-waitqueue", "async-page-lock")) {
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 CheckResult single = ModelCheck.exhaustive(scenario(name)).jobs(2).run();
                 CheckResult merged = SplitExplorer.merge(shards(ModelCheck.exhaustive(scenario(name)).jobs(2), 3),

@@ -51,10 +51,10 @@ import org.junit.jupiter.api.Test;
  * <p>The runtime implementations {@code kmodel.kernel.sched.DeterministicRuntime*} and
  * {@code FreeRunningRuntime*} are exempt: they are the machinery under the model (threads,
  * reflection, {@code ThreadFactory}, {@code Supplier}, catching what tasks throw), not model code.
- * So is the static field through which model code reaches the runtime installed for the
- * current execution ({@code Kernel.rt}): the runtime sets it at the start of every execution
- * (runtimes that run side by side bind their threads instead, through a final
- * {@code ThreadLocal}).
+ * So are the static fields through which model code reaches the runtime of the current execution:
+ * {@code Kernel.rt}, which the runtime sets at the start of every execution, and
+ * {@code Kernel.sole}, the one runtime bound to its own threads while there is only one (runtimes
+ * that run side by side bind their threads through a final {@code ThreadLocal}).
  *
  * <p>A rule that cannot fail proves nothing (and an importer pointed at the wrong classpath
  * finds nothing): each rule is also evaluated against a test-only canary class that breaks it
@@ -83,7 +83,8 @@ class ModelRulesArchTest {
             "java.lang.RuntimeException", "kmodel.kernel.Violation");
 
     /** Static fields the runtime sets for each execution: how model code finds the current runtime. */
-    static final Set<String> RUNTIME_INSTALLATION_POINTS = Set.of("kmodel.kernel.Kernel.rt");
+    static final Set<String> RUNTIME_INSTALLATION_POINTS = Set.of("kmodel.kernel.Kernel.rt",
+            "kmodel.kernel.Kernel.sole");
 
     /** One rule of the subset, applicable to any set of classes (the model, or a canary). */
     private static final class Rule {

@@ -5,6 +5,12 @@
  * (probabilistic, depth d), {@link kmodel.verification.explore.RandomStrategy} (seeded) and
  * {@link kmodel.verification.explore.ReplayStrategy} (a recorded schedule).
  *
+ * <h2>Units</h2>
+ * {@code DfsStrategy.prefix} and {@code DporStrategy.prefix} fix the first branching decisions,
+ * so that a search explores one unit of a split exploration ({@code
+ * kmodel.verification.SplitExplorer}, {@code --jobs}, {@code --shard}); {@link
+ * kmodel.verification.explore.UnitProbe} finds the units one decision at a time.
+ *
  * <h2>Bounds</h2>
  * <ul>
  *   <li>preemption bound: default 2 ({@code --preemptions N}); 2-3 find nearly all bugs, each

@@ -1,13 +1,7 @@
 package kmodel.verification;
 
 import java.util.ArrayList;
-import java.lang.reflect.Constructor;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
@@ -23,7 +17,9 @@ import kmodel.kernel.sched.DeterministicRuntime;
  *
  * <p>Each job's loop runs on a virtual thread (JDK 21+), like the sequential explorer's. With
  * one carrier thread ({@code -Djdk.virtualThreadScheduler.parallelism=1}) the jobs take turns:
- * the results are the same, only the speed-up is lost; {@code kmodel} sets the carriers to N.
+ * the results are the same, only the speed-up is lost; {@code kmodel} sets the carriers to N. (A
+ * carrier of each job's own, through the JDK's non-public builder that takes a scheduler, was
+ * tried and measured no better than the shared carriers.)
  */
 public final class CheckPool implements AutoCloseable {
     /** A piece of work for a job, run with that job's runtime. */
@@ -41,7 +37,6 @@ public final class CheckPool implements AutoCloseable {
     private final int jobs;
     private final LinkedBlockingQueue<Work> queue = new LinkedBlockingQueue<>();
     private final ArrayList<Thread> threads = new ArrayList<>();
-    private final ArrayList<ExecutorService> carriers = new ArrayList<>();
 
     /** Starts {@code jobs} exploring threads (1 or more). */
     public CheckPool(int jobs) {
@@ -50,45 +45,10 @@ public final class CheckPool implements AutoCloseable {
         }
         this.jobs = jobs;
         for (int i = 0; i < jobs; i++) {
-            ThreadFactory own = jobs > 1 ? ownCarrier(i) : null;
-            Thread t = own != null ? own.newThread(() -> jobLoop(own))
-                    : new Thread(() -> DeterministicRuntime.callOnRuntimeThread(() -> jobLoop(null)), "kmodel-job-" + i);
+            Thread t = new Thread(() -> DeterministicRuntime.callOnRuntimeThread(this::jobLoop), "kmodel-job-" + i);
             t.setDaemon(true);
             threads.add(t);
             t.start();
-        }
-    }
-
-    /**
-     * Virtual threads on a carrier thread of job {@code i}'s own, or null where the JDK does not
-     * let us: a job's task switches then stay on one carrier (about 0.3 us) instead of moving
-     * between the shared scheduler's carriers (measured: a third more CPU time with two jobs).
-     * The builder that takes a scheduler is not public API (JDK 21-25 have it): it needs
-     * {@code --add-opens java.base/java.lang=ALL-UNNAMED}, which {@code kmodel} passes; without
-     * it, or on JDK 17, the jobs share the default carriers.
-     */
-    private ThreadFactory ownCarrier(int i) {
-        if (!DeterministicRuntime.virtualThreads()) {
-            return null;
-        }
-        // Like the default scheduler: a ForkJoinPool in FIFO mode, here with one carrier.
-        ExecutorService carrier = new ForkJoinPool(1, pool -> {
-            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-            t.setName("kmodel-carrier-" + i);
-            t.setDaemon(true);
-            return t;
-        }, null, true);
-        try {
-            Constructor<?> k = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder")
-                    .getDeclaredConstructor(Executor.class);
-            k.setAccessible(true);
-            Object builder = k.newInstance(carrier);
-            ThreadFactory f = (ThreadFactory) Class.forName("java.lang.Thread$Builder").getMethod("factory").invoke(builder);
-            carriers.add(carrier);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            carrier.shutdown();
-            return null;
         }
     }
 
@@ -97,8 +57,8 @@ public final class CheckPool implements AutoCloseable {
         return jobs;
     }
 
-    private Object jobLoop(ThreadFactory taskThreads) {
-        try (DeterministicRuntime rt = DeterministicRuntime.boundToItsThreads(taskThreads)) {
+    private Object jobLoop() {
+        try (DeterministicRuntime rt = DeterministicRuntime.boundToItsThreads()) {
             for (;;) {
                 Work w;
                 try {
@@ -183,9 +143,6 @@ public final class CheckPool implements AutoCloseable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-        for (ExecutorService c : carriers) {
-            c.shutdown();
         }
     }
 }

@@ -125,19 +125,15 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private final Runtime[] boundOver;
     /** {@link #close()} has undone the binding. */
     private boolean unbound;
-    /** Makes the task threads: virtual threads (JDK 21+), null for platform threads. */
-    private final ThreadFactory taskThreads;
 
     /** Creates a runtime driven from the calling thread (the controller), installed for the whole JVM per execution. */
     public DeterministicRuntime() {
         controller.thread = Thread.currentThread();
         boundOver = null;
-        taskThreads = FACTORY;
     }
 
-    private DeterministicRuntime(ThreadFactory taskThreads) {
+    private DeterministicRuntime(boolean bound) {
         controller.thread = Thread.currentThread();
-        this.taskThreads = taskThreads;
         Kernel.bindingOpened(this);
         boundOver = new Runtime[] {Kernel.bindThread(this)};
     }
@@ -148,16 +144,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
      * once, one per exploring thread ({@code --jobs N}). {@link #close()} unbinds it.
      */
     public static DeterministicRuntime boundToItsThreads() {
-        return new DeterministicRuntime(FACTORY);
-    }
-
-    /**
-     * {@link #boundToItsThreads()}, with task threads from {@code taskThreads} (for example virtual
-     * threads on a carrier of this runtime's own, so that side-by-side runtimes do not hand their
-     * tasks' switches across carriers); null: the default.
-     */
-    public static DeterministicRuntime boundToItsThreads(ThreadFactory taskThreads) {
-        return new DeterministicRuntime(taskThreads != null ? taskThreads : FACTORY);
+        return new DeterministicRuntime(true);
     }
 
     /** Whether tasks run on virtual threads (JDK 21+). */
@@ -394,7 +381,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         while (workers.size() <= t.id()) {
             Worker w = new Worker(workers.size());
             Runnable loop = () -> workerLoop(w);
-            w.thread = taskThreads != null ? taskThreads.newThread(loop) : new Thread(loop, "kmodel-task-" + w.index);
+            w.thread = VIRTUAL ? FACTORY.newThread(loop) : new Thread(loop, "kmodel-task-" + w.index);
             w.thread.setDaemon(true);
             workers.add(w);
             w.thread.start();

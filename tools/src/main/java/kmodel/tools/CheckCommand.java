@@ -318,7 +318,7 @@ final class CheckCommand implements Callable<Integer> {
     Integer jobs;
 
     @Option(names = "--shard", paramLabel = "I/N", converter = ShardConverter.class,
-            description = "Explore only shard I of N of each exhaustive search (units u with u % N == I) and "
+            description = "Explore only shard I of N of each exhaustive search (units u with u %% N == I) and "
                     + "write it to --json FILE; kmodel merge prints the report of the whole run.")
     Shard shard;
 

@@ -123,6 +123,7 @@ final class CliSurfaces {
         return Arbitraries.frequencyOf(
                 Tuple.of(3, Arbitraries.integers().between(-3, 30).map(String::valueOf)),
                 Tuple.of(2, Arbitraries.longs().map(String::valueOf)),
+                Tuple.of(2, Arbitraries.integers().greaterOrEqual(0).map(String::valueOf)),
                 Tuple.of(3, Arbitraries.of("0", "1", "-1", "1000", "1001", "2147483647", "2147483648", "-2147483648",
                         "4294967296", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
                         "-9223372036854775809", "99999999999999999999999", "1e3", "0x10", "1_000", "+1", " 1",

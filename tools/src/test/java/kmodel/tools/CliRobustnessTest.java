@@ -60,6 +60,15 @@ class CliRobustnessTest {
     }
 
     @Test
+    void aPayloadThatIsNotBase64DoesNotNameAJavaException() {
+        // Was: "payload is not base64url (com.google.common.io.BaseEncoding$DecodingException:
+        // Invalid input length 5)", found by replayTokenTextEndsCleanly.
+        CliRun r = CliRun.kmodel("replay", "km1.AAAAA.00000000");
+        refused(r, "malformed replay token: payload is not base64url");
+        assertFalse(r.err.contains("Exception"), r::toString);
+    }
+
+    @Test
     void aPctDepthOfTwoBillionIsRefused() {
         // Was: java.lang.OutOfMemoryError in PctStrategy.beginExecution (new int[depth - 1]).
         refused(CliRun.kmodel("check", "--scenario", "textbook-refcount", "--strategy", "pct", "--depth", "2000000000"),

@@ -192,7 +192,7 @@ public final class ModelCheck {
                 ExplorationStrategy s = unbounded
                         ? (blindReduction ? DporStrategy.blindForTesting()
                                 : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE))
-                        : kind == Kind.EXHAUSTIVE ? new DfsStrategy(bound)
+                        : kind == Kind.EXHAUSTIVE ? (reduction ? new DporStrategy(bound) : new DfsStrategy(bound))
                         : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
                 describe = s.describe();
                 do {

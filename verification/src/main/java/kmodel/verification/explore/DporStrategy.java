@@ -73,21 +73,34 @@ public final class DporStrategy implements ExplorationStrategy {
         final long[][] sleepFootprints;
         /** TASK: the footprint of each explored task's step from here, by task id. */
         long[][] doneFootprints = new long[4][];
+        /** TASK: the task that could have gone on running here (-1: it blocked or exited). */
+        final int current;
+        /** Preemptions on the path before this node. */
+        final int preemptionsBefore;
 
-        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints) {
+        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints, int current, int preemptionsBefore) {
             this.kind = TASK;
             this.enabled = enabled;
             this.values = 0;
             this.sleepTasks = sleepTasks;
             this.sleepFootprints = sleepFootprints;
+            this.current = current;
+            this.preemptionsBefore = preemptionsBefore;
         }
 
-        Node(int values) {
+        Node(int values, int preemptionsBefore) {
             this.kind = VALUE;
             this.enabled = null;
             this.values = values;
             this.sleepTasks = null;
             this.sleepFootprints = null;
+            this.current = -1;
+            this.preemptionsBefore = preemptionsBefore;
+        }
+
+        /** Preemptions a path through this node that picks {@code task} has used after it. */
+        int preemptionsAfter(int task) {
+            return preemptionsBefore + (current >= 0 && task != current ? 1 : 0);
         }
 
         boolean asleep(int task) {
@@ -139,6 +152,8 @@ public final class DporStrategy implements ExplorationStrategy {
     private final ArrayList<Node> stack = new ArrayList<>();
     private final Schedule schedule = new Schedule();
     private int depth;
+    /** Preemptions in the current execution so far. */
+    private int preemptions;
     /** Stack index of the TASK node whose choice is the step now running. */
     private int stepNode = -1;
 
@@ -159,13 +174,32 @@ public final class DporStrategy implements ExplorationStrategy {
 
     /** When set, every pair of steps is taken as independent: a broken search, for tests that must fail. */
     private final boolean blind;
+    /** The preemption bound; {@link Integer#MAX_VALUE}: none (then sleep sets are on). */
+    private final int bound;
+    /** When set with a bound, the conservative backtrack points are left out: unsound, for tests that must fail. */
+    private final boolean naiveBound;
 
+    /** Source-DPOR with sleep sets and no preemption bound: complete for the scenario. */
     public DporStrategy() {
-        this(false);
+        this(false, Integer.MAX_VALUE, false);
     }
 
-    private DporStrategy(boolean blind) {
+    /**
+     * DPOR with preemption bound {@code bound} (Coons, Musuvathi and McKinley's bounded POR, as
+     * tokio-rs/loom does it): explores every execution plain DFS with the same bound explores, up
+     * to reordering of independent steps.
+     */
+    public DporStrategy(int bound) {
+        this(false, bound, false);
+    }
+
+    private DporStrategy(boolean blind, int bound, boolean naiveBound) {
+        if (bound < 0) {
+            throw new IllegalArgumentException("negative preemption bound " + bound);
+        }
         this.blind = blind;
+        this.bound = bound;
+        this.naiveBound = naiveBound;
     }
 
     /**
@@ -173,7 +207,19 @@ public final class DporStrategy implements ExplorationStrategy {
      * backtracking): it must miss outcomes, which the equivalence tests show.
      */
     public static DporStrategy blindForTesting() {
-        return new DporStrategy(true);
+        return new DporStrategy(true, Integer.MAX_VALUE, false);
+    }
+
+    /**
+     * DPOR naively combined with a preemption bound (no conservative backtrack points): the
+     * combination Coons et al. show unsound, for tests that must see it miss what plain DFS finds.
+     */
+    public static DporStrategy naiveBoundForTesting(int bound) {
+        return new DporStrategy(false, bound, true);
+    }
+
+    private boolean bounded() {
+        return bound != Integer.MAX_VALUE;
     }
 
     @Override
@@ -184,6 +230,7 @@ public final class DporStrategy implements ExplorationStrategy {
     @Override
     public void beginExecution() {
         depth = 0;
+        preemptions = 0;
         stepNode = -1;
         schedule.clear();
         events = 0;
@@ -208,6 +255,7 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         stepNode = depth;
         depth++;
+        preemptions = node.preemptionsAfter(node.chosen);
         if (n > 1) {
             schedule.add(node.chosen);
         }
@@ -227,7 +275,9 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0) {
+        if (events > 0 && !bounded()) {
+            // Sleep sets only without a bound: a task put to sleep here may be needed on a path
+            // whose preemptions differ from the sibling's that explored it.
             Node prev = stack.get(evNode[events - 1]);
             long[] fp = evFootprint[events - 1];
             int prevTask = evTask[events - 1];
@@ -251,7 +301,7 @@ public final class DporStrategy implements ExplorationStrategy {
             sleepFps = Arrays.copyOf(sf, k);
         }
         int[] enabled = Arrays.copyOf(ids, n);
-        Node node = new Node(enabled, sleepTasks, sleepFps);
+        Node node = new Node(enabled, sleepTasks, sleepFps, current, preemptions);
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
@@ -312,7 +362,7 @@ public final class DporStrategy implements ExplorationStrategy {
                 throw new NondeterminismException(depth, "a data choice differs from the earlier execution");
             }
         } else {
-            node = new Node(n);
+            node = new Node(n, preemptions);
             stack.add(node);
         }
         depth++;
@@ -441,6 +491,10 @@ public final class DporStrategy implements ExplorationStrategy {
      * task that starts {@code notdep(j).k}, the sequence that runs {@code k} before {@code j}.
      */
     private void reverse(int j, int k) {
+        if (bounded()) {
+            reverseBounded(j, k);
+            return;
+        }
         Node node = stack.get(evNode[j]);
         int tj = evTask[j];
         // First local index, per task, of its steps in v = notdep(j).k, to test "some earlier step of
@@ -478,6 +532,86 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         if (!covered && chosenInitial >= 0) {
             node.backtrack.set(chosenInitial);
+        }
+    }
+
+    /**
+     * The bounded form of {@link #reverse}: every initial of {@code notdep(j).k} runnable before
+     * {@code j} is added there (all runnable tasks when none is), each only if the bound allows it;
+     * and, Coons et al.'s conservative branching, the same tasks at the start of the run of steps
+     * that leads to {@code j} (the last decision where another task had been running): a switch
+     * there costs no more than the one it replaces, so a reversal the bound forbids at {@code j}
+     * is still reached from there.
+     */
+    private void reverseBounded(int j, int k) {
+        int at = evNode[j];
+        Node node = stack.get(at);
+        int tj = evTask[j];
+        int[] firstInV = new int[taskLast.length];
+        int[] wanted = new int[taskLast.length];
+        int nWanted = 0;
+        for (int u = j + 1; u <= k; u++) {
+            if (u < k && happensBefore(j, evClock[u])) {
+                continue;
+            }
+            int tu = evTask[u];
+            boolean initial = firstInV[tu] == 0;
+            int[] cu = evClock[u];
+            for (int t = 0; t < firstInV.length && initial; t++) {
+                if (firstInV[t] != 0 && t < cu.length && cu[t] >= firstInV[t]) {
+                    initial = false;
+                }
+            }
+            if (firstInV[tu] == 0) {
+                firstInV[tu] = evLocal[u];
+            }
+            if (initial && tu != tj) {
+                wanted[nWanted++] = tu;
+            }
+        }
+        addBacktrack(node, wanted, nWanted);
+        if (naiveBound) {
+            return;
+        }
+        int c = previousTaskNode(at);
+        while (c >= 0) {
+            int p = previousTaskNode(c);
+            if (p < 0 || stack.get(p).chosen != stack.get(c).chosen) {
+                break;
+            }
+            c = p;
+        }
+        if (c >= 0) {
+            addBacktrack(stack.get(c), wanted, nWanted);
+        }
+    }
+
+    private int previousTaskNode(int i) {
+        for (int p = i - 1; p >= 0; p--) {
+            if (stack.get(p).kind == TASK) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */
+    private void addBacktrack(Node node, int[] tasks, int n) {
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            if (node.isEnabled(tasks[i])) {
+                any = true;
+                if (node.preemptionsAfter(tasks[i]) <= bound) {
+                    node.backtrack.set(tasks[i]);
+                }
+            }
+        }
+        if (!any) {
+            for (int t : node.enabled) {
+                if (node.preemptionsAfter(t) <= bound) {
+                    node.backtrack.set(t);
+                }
+            }
         }
     }
 
@@ -531,6 +665,7 @@ public final class DporStrategy implements ExplorationStrategy {
     /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
     @Override
     public String describe() {
-        return "exhaustive, complete (source-DPOR with sleep sets)";
+        return bounded() ? "exhaustive, preemption bound " + bound + " (DPOR)"
+                : "exhaustive, complete (source-DPOR with sleep sets)";
     }
 }

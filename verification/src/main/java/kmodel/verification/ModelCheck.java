@@ -67,6 +67,8 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private boolean allViolations;
+    private boolean naiveBound;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -112,9 +114,26 @@ public final class ModelCheck {
         return this;
     }
 
+    /** DPOR naively combined with the preemption bound (no conservative points), for tests that must see it fail. */
+    ModelCheck naiveBoundForTesting() {
+        this.naiveBound = true;
+        return this;
+    }
+
     /** A deliberately unsound reduction (every step independent), for tests that must see it fail. */
     ModelCheck blindReductionForTesting() {
         this.blindReduction = true;
+        return this;
+    }
+
+    /**
+     * Exhaustive search goes on after a violation (default: it stops at the first), and every
+     * violating execution adds {@code !kind} (e.g. {@code !missed-wakeup}) to the outcomes, so two
+     * searches can be compared on every end state and every violation kind they reach. The
+     * result still reports the first violation and its counterexample.
+     */
+    public ModelCheck allViolations(boolean on) {
+        this.allViolations = on;
         return this;
     }
 
@@ -192,7 +211,7 @@ public final class ModelCheck {
                 ExplorationStrategy s = unbounded
                         ? (blindReduction ? DporStrategy.blindForTesting()
                                 : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE))
-                        : kind == Kind.EXHAUSTIVE ? (reduction ? new DporStrategy(bound) : new DfsStrategy(bound))
+                        : kind == Kind.EXHAUSTIVE ? (naiveBound ? DporStrategy.naiveBoundForTesting(bound) : reduction ? new DporStrategy(bound) : new DfsStrategy(bound))
                         : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
                 describe = s.describe();
                 do {
@@ -204,10 +223,19 @@ public final class ModelCheck {
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
                     count++;
                     rethrowHarnessErrors(r);
+                    if ((r.violation() != null || r.stepBound() != null) && s instanceof DporStrategy) {
+                        ((DporStrategy) s).executionCut();
+                    }
                     if (r.violation() != null) {
-                        violation = r.violation();
-                        failing = s.schedule().copy();
-                        break search;
+                        if (violation == null) {
+                            violation = r.violation();
+                            failing = s.schedule().copy();
+                        }
+                        if (!allViolations) {
+                            break search;
+                        }
+                        outcomes.add("!" + r.violation().kind().label());
+                        continue;
                     }
                     if (r.pruned()) {
                         continue; // redundant: no end state, not an outcome

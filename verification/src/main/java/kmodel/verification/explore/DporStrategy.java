@@ -466,6 +466,46 @@ public final class DporStrategy implements ExplorationStrategy {
         }
     }
 
+    /**
+     * The execution just run was cut short (a violation, or the step bound) while tasks other than
+     * the one that took the last step could still run. Their next steps were never seen, so they
+     * are taken as dependent with everything: each races with the last step of every other task it
+     * is not ordered after, and the races are reversed as usual. Without this, a search that goes
+     * on after violations ({@code ModelCheck.allViolations}) or past step-bound stops would never
+     * try the tasks a violation stopped before they ran.
+     */
+    public void executionCut() {
+        if (events == 0 || blind) {
+            return;
+        }
+        Node node = stack.get(evNode[events - 1]);
+        int last = evTask[events - 1];
+        for (int t : node.enabled) {
+            if (t == last) {
+                continue;
+            }
+            int k = events;
+            grow(k + 1, t + 1);
+            int prevOwn = taskLast[t];
+            int[] clock = new int[Math.max(t + 1, prevOwn >= 0 ? evClock[prevOwn].length : 0)];
+            if (prevOwn >= 0) {
+                join(clock, evClock[prevOwn]);
+            }
+            evTask[k] = t;
+            evLocal[k] = prevOwn >= 0 ? evLocal[prevOwn] + 1 : 1;
+            clock[t] = evLocal[k];
+            evClock[k] = clock;
+            evNode[k] = -1;
+            evFootprint[k] = NONE;
+            for (int u = 0; u < taskLast.length; u++) {
+                int j = taskLast[u];
+                if (u != t && j >= 0 && !happensBefore(j, clock)) {
+                    reverse(j, k);
+                }
+            }
+        }
+    }
+
     private void addCandidate(int j, int task) {
         if (j >= 0 && evTask[j] != task && !candidates.contains(j)) {
             candidates.add(j);

@@ -487,8 +487,9 @@ public final class DporStrategy implements ExplorationStrategy {
     /**
      * The execution just run was cut short (a violation, or the step bound) while tasks other than
      * the one that took the last step could still run. Their next steps were never seen, so they
-     * are taken as dependent with everything: each races with the last step of every other task it
-     * is not ordered after, and the races are reversed as usual. Without this, a search that goes
+     * are taken as dependent with everything: each races with every step of another task it is not
+     * ordered after (not only the last one: the unrun step may need a lock an earlier step took), and
+     * the races are reversed as usual. Without this, a search that goes
      * on after violations ({@code ModelCheck.allViolations}) or past step-bound stops would never
      * try the tasks a violation stopped before they ran.
      */
@@ -515,9 +516,8 @@ public final class DporStrategy implements ExplorationStrategy {
             evClock[k] = clock;
             evNode[k] = -1;
             evFootprint[k] = NONE;
-            for (int u = 0; u < taskLast.length; u++) {
-                int j = taskLast[u];
-                if (u != t && j >= 0 && !happensBefore(j, clock)) {
+            for (int j = 0; j < k; j++) {
+                if (evTask[j] != t && !happensBefore(j, clock)) {
                     reverse(j, k);
                 }
             }

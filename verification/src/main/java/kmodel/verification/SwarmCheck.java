@@ -30,6 +30,7 @@ public final class SwarmCheck {
     private long steps = ModelCheck.DEFAULT_STEPS;
     private Kconfig config = Kconfig.defaults();
     private boolean verbose;
+    private boolean stopAtFirstFailure;
 
     private SwarmCheck(long seed, int count) {
         this.seed = seed;
@@ -84,6 +85,12 @@ public final class SwarmCheck {
         return this;
     }
 
+    /** Stop after the first recipe that fails (default: check all {@code count}). */
+    public SwarmCheck stopAtFirstFailure(boolean on) {
+        this.stopAtFirstFailure = on;
+        return this;
+    }
+
     /** One checked recipe. */
     public static final class Entry {
         private final int index;
@@ -110,7 +117,7 @@ public final class SwarmCheck {
         }
     }
 
-    /** Checks every recipe in order, handing each result to {@code each} as it is done. */
+    /** Checks the recipes in order, handing each result to {@code each} as it is done. */
     public List<Entry> run(Consumer<Entry> each) {
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -120,6 +127,9 @@ public final class SwarmCheck {
             Entry e = new Entry(i, r, c);
             entries.add(e);
             each.accept(e);
+            if (stopAtFirstFailure && c.violation() != null) {
+                break;
+            }
         }
         return entries;
     }

@@ -38,13 +38,15 @@ class SwarmModelCheck {
 
     /**
      * Catalog bugs the first ten recipes of the seed find: a lock hand-off that forgets
-     * {@code WQ_FLAG_DONE}, a wake function that forgets {@code page_match}, and v1's async wait
-     * that tests the lock before queueing. None of them was written for the swarm.
+     * {@code WQ_FLAG_DONE}, a wake function that forgets {@code page_match}, v1's async wait that
+     * tests the lock before queueing, and v1's {@code io_async_buf_func()} that never sets
+     * {@code page_match}. No recipe was written for them: each is the first failing recipe of
+     * the seed.
      */
     @TestFactory
     Stream<DynamicTest> withACatalogBugSwitchedInTheSwarmFindsIt() {
         return Stream.of(BugCatalog.find("handoff-forgets-done"), BugCatalog.find("wake-page-match-not-set"),
-                BugCatalog.find("async-wait-check-before-add"))
+                BugCatalog.find("async-wait-check-before-add"), BugCatalog.find("async-page-match-not-set"))
                 .map(bug -> DynamicTest.dynamicTest(bug.id(), () -> findsAndReplays(bug)));
     }
 

@@ -67,6 +67,29 @@ class SwarmRecipeProperties {
         assertEquals(r, SwarmGenerator.generate(seed), "the generator depends on its seed only");
     }
 
+    /**
+     * Generated recipes re-headed over the full ranges of the text form (more pages, any table,
+     * walk and read-ahead size): still well-formed, since the tasks name only lower pages.
+     */
+    @Provide
+    Arbitrary<SwarmRecipe> anyRecipe() {
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.integers().between(0, SwarmRecipe.MAX_PAGES),
+                Arbitraries.integers().between(1, SwarmRecipe.MAX_TABLE),
+                Arbitraries.integers().between(1, SwarmRecipe.MAX_WALK),
+                Arbitraries.integers().between(0, SwarmRecipe.MAX_RA))
+                .as((seed, pages, table, walk, ra) -> {
+                    SwarmRecipe g = SwarmGenerator.generate(seed);
+                    return new SwarmRecipe(Math.max(g.pages(), pages), table, walk, ra, g.cached(), g.writeback(),
+                            g.failing(), g.tasks(), g.irq());
+                });
+    }
+
+    @Property(tries = 500, seed = "20261203")
+    void everyRecipeReadsBackFromItsText(@ForAll("anyRecipe") SwarmRecipe r) {
+        Statistics.label("pages").collect(r.pages());
+        assertNull(roundTripFailure(r, SwarmRecipe::toString));
+    }
+
     @Provide
     Arbitrary<String> recipeLikeText() {
         Arbitrary<String> valid = Arbitraries.longs().map(s -> SwarmGenerator.generate(s).toString());

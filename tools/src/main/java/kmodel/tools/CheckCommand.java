@@ -108,13 +108,19 @@ final class CheckCommand implements Callable<Integer> {
      */
     static final int MAX_DEPTH = 1000;
 
-    /** Parses {@code --preemptions}: a bound from 0 to {@link #MAX_PREEMPTIONS}, or {@code unbounded}. */
+    /**
+     * Parses {@code --preemptions}: a bound from 0 to {@link #MAX_PREEMPTIONS}, {@code unbounded}
+     * or {@code auto}.
+     */
     static final class PreemptionsConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
             String v = value.trim();
             if (v.equalsIgnoreCase("unbounded")) {
                 return ModelCheck.UNBOUNDED;
+            }
+            if (v.equalsIgnoreCase("auto")) {
+                return ModelCheck.AUTO;
             }
             if (v.matches("[0-9]{1,9}")) {
                 int n = Integer.parseInt(v);
@@ -123,7 +129,7 @@ final class CheckCommand implements Callable<Integer> {
                 }
             }
             throw new CommandLine.TypeConversionException("expected a bound from 0 to " + MAX_PREEMPTIONS
-                    + ", or 'unbounded', got '" + value + "'");
+                    + ", 'unbounded' or 'auto', got '" + value + "'");
         }
     }
 
@@ -150,19 +156,19 @@ final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--preemptions", paramLabel = "N|unbounded", defaultValue = "2",
+    @Option(names = "--preemptions", paramLabel = "N|unbounded|auto", defaultValue = "auto",
             converter = PreemptionsConverter.class,
             description = "Preemption bound of exhaustive search, iterated 0..N, N at most " + MAX_PREEMPTIONS
-                    + " (default: ${DEFAULT-VALUE}); "
-                    + "'unbounded' explores every interleaving, with partial-order reduction, and a finished "
-                    + "search is complete for the scenario.")
+                    + "; 'unbounded' explores every interleaving, and a finished search is complete for the "
+                    + "scenario; 'auto' (the default) tries unbounded within 20,000 executions, then falls back "
+                    + "to bound 3.")
     int preemptions;
 
     @Option(names = "--reduction", paramLabel = "dpor|none", defaultValue = "dpor",
             converter = ReductionConverter.class,
-            description = "Partial-order reduction of unbounded exhaustive search: dpor (source sets and sleep "
-                    + "sets) or none (plain DFS, for comparison) (default: ${DEFAULT-VALUE}). A bounded search "
-                    + "is plain DFS.")
+            description = "Partial-order reduction of exhaustive search: dpor (source sets and sleep sets; "
+                    + "with a bound, Coons et al.'s bounded POR) or none (plain DFS, for comparison) "
+                    + "(default: ${DEFAULT-VALUE}).")
     Reduction reduction;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
@@ -284,10 +290,6 @@ final class CheckCommand implements Callable<Integer> {
     /** Range checks picocli's type conversion does not do; options that the strategy ignores. */
     private void validate() {
         CommandLine cmd = spec.commandLine();
-        if (reduction == Reduction.DPOR && preemptions != ModelCheck.UNBOUNDED
-                && cmd.getParseResult().hasMatchedOption("--reduction")) {
-            throw new Kmodel.OneLine(cmd, "--reduction dpor needs --preemptions unbounded (a bounded search is plain DFS)");
-        }
         if (executions != null && executions < 1) {
             throw new Kmodel.OneLine(cmd, "--executions must be 1 or more, got " + executions);
         }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code kmodel} command line: {@code check}, {@code replay}, {@code bugs},
+ * The {@code kmodel} command line: {@code check}, {@code replay}, {@code swarm}, {@code bugs},
  * {@code scenarios}, {@code options}.
  *
  * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found
@@ -34,6 +34,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         subcommands = {
             CheckCommand.class,
             ReplayCommand.class,
+            SwarmCommand.class,
             BugsCommand.class,
             ScenariosCommand.class,
             OptionsCommand.class,

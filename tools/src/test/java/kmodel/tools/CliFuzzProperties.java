@@ -22,8 +22,9 @@ import picocli.CommandLine;
 /**
  * Fuzzes every input surface of the command line in-process: replay tokens (random text, one
  * edit of a valid token, sealed tokens whose contents lie, sealed noise), {@code --set},
- * {@code --scenario}, {@code --bug}, the numeric options, {@code --strategy},
- * {@code --reduction}, whole argument vectors (unknown commands and options) and argument files.
+ * {@code --scenario}, swarm recipes ({@code --scenario swarm:RECIPE}), {@code --bug}, the
+ * numeric options, {@code --strategy}, {@code --reduction}, whole argument vectors (unknown
+ * commands and options) and argument files.
  * Every run must end the way {@link CliOracle} says: a clean run, or exit 2 with exactly one line
  * {@code kmodel: ...}; never exit 3, a stack trace, a {@link Throwable} escaping, or memory
  * allocated because an input claimed it was needed.
@@ -44,6 +45,9 @@ class CliFuzzProperties {
             CliSurfaces.valuesAround(CliSurfaces.assignments()));
     static final Surface<String> SCENARIO = CliSurfaces.option("--scenario", List.of("check", "--executions", "5"),
             "--scenario", CliSurfaces.valuesAround(CliSurfaces.scenarioNames()));
+    static final Surface<String> SWARM_RECIPE = new Surface<>("--scenario swarm:RECIPE",
+            CliSurfaces.valuesAround(CliSurfaces.swarmRecipes()),
+            v -> new String[] {"check", "--executions", "5", "--scenario", "swarm:" + v});
     static final Surface<String> BUG = CliSurfaces.option("--bug", CliSurfaces.smallCheck(), "--bug",
             CliSurfaces.valuesAround(CliSurfaces.bugIds()));
     static final Surface<String> PREEMPTIONS = CliSurfaces.option("--preemptions", CliSurfaces.smallCheck(),
@@ -122,6 +126,17 @@ class CliFuzzProperties {
     void scenarioNamesEndCleanly(@ForAll("scenario") String value) {
         sound(SCENARIO, value);
         covered(true);
+    }
+
+    @Property(tries = 60, seed = "60616")
+    void swarmRecipesEndCleanly(@ForAll("swarmRecipe") String value) {
+        sound(SWARM_RECIPE, value);
+        covered(true);
+    }
+
+    @Provide
+    Arbitrary<String> swarmRecipe() {
+        return SWARM_RECIPE.inputs;
     }
 
     @Property(tries = 40, seed = "60606")

@@ -181,6 +181,17 @@ final class CliSurfaces {
         return l;
     }
 
+    /** Swarm recipes (as {@code ./kmodel swarm} prints them), for {@code --scenario swarm:RECIPE}. */
+    static List<String> swarmRecipes() {
+        return List.of(
+                "pages=1 table=2 walk=1 ra=0 cached=0 wb=0 fail=- t0=lock(0),waitwb(0),unlock(0) t1=lock(0),unlock(0)"
+                        + " irq=endwb(0)",
+                "pages=1 table=2 walk=1 ra=0 cached=0 wb=- fail=0 t0=read(0) t1=read(0)",
+                "pages=2 table=2 walk=64 ra=0 cached=0,1 wb=- fail=- t0=readq(0),readq(1),lock(1),unlock(1)"
+                        + " t1=readq(0),trylock(1),unlock(1)",
+                "pages=1 table=1 walk=1 ra=0 cached=0 wb=- fail=0 t0=lock(0),unlock(0) t1=waitlocked(0)");
+    }
+
     static List<String> bugIds() {
         List<String> l = new ArrayList<>();
         for (CatalogBug b : BugCatalog.all()) {

@@ -144,7 +144,8 @@ public final class Sched {
      * LIFO list; fails with {@code -ESRCH} once the task has run its final
      * {@code task_work_run()} on exit ({@code work_exited}). With {@code TWA_SIGNAL} the task
      * sees {@code signal_pending()} and an interruptible sleep is woken; otherwise the caller
-     * must wake it.
+     * must wake it. Adding an item that is still queued (on any task) is a {@code bug-on}
+     * ({@code task_work_add double add}), a model check the kernel does not make.
      */
     public static int taskWorkAdd(Task task, CallbackHead work, int notify) {
         Runtime rt = Kernel.rt();
@@ -152,6 +153,15 @@ public final class Sched {
         if (task.worksExited) {
             return -Errno.ESRCH;
         }
+        if (work.queuedOn != null) {
+            /*
+             * Not a kernel check: the kernel would link the item to itself (work->next = work when
+             * it is the newest on the same task) and task_work_run() would then loop forever.
+             */
+            Kernel.fail(ViolationKind.BUG_ON, "task_work_add double add: " + work.label + " is already queued on "
+                    + work.queuedOn.name() + " (adding it to " + task.name() + ")");
+        }
+        work.queuedOn = task;
         work.next = task.taskWorks;
         task.taskWorks = work;
         Kernel.event("task_work_add(%s, %s)", task.name(), work.label);
@@ -184,7 +194,10 @@ public final class Sched {
             }
             me.taskWorks = null;
             do {
+                // An iteration of the runtime's own loop: a cyclic list ends as a step bound.
+                rt.loopStep("task_work_run");
                 CallbackHead next = work.next;
+                work.queuedOn = null;
                 Kernel.event("task_work_run: %s", work.label);
                 work.func.run(work);
                 work = next;

@@ -70,7 +70,7 @@ public final class Sched {
         if (me.state == Task.TASK_RUNNING) {
             return;
         }
-        if (signalPendingState(me.state, me)) {
+        if (signalPendingStateInSchedule(me.state, me)) {
             me.state = Task.TASK_RUNNING;
             return;
         }
@@ -93,30 +93,52 @@ public final class Sched {
         return Kernel.rt().tryToWakeUp(p, state);
     }
 
-    /** include/linux/sched/signal.h: {@code signal_pending()}. */
+    /**
+     * include/linux/sched/signal.h: {@code signal_pending()}: a lockless read of
+     * {@code TIF_SIGPENDING}, which a sender sets at any time; its own scheduling point (a read of
+     * {@code p}), so that a signal can arrive between it and the step before.
+     */
     public static boolean signalPending(Task p) {
-        Kernel.access(p);
+        Kernel.rt().pointRead("signal_pending", p);
         return p.sigPending;
     }
 
-    /** include/linux/sched/signal.h: {@code fatal_signal_pending()}. */
+    /**
+     * include/linux/sched/signal.h: {@code fatal_signal_pending()}: a lockless read, its own
+     * scheduling point like {@link #signalPending}.
+     */
     public static boolean fatalSignalPending(Task p) {
-        Kernel.access(p);
+        Kernel.rt().pointRead("fatal_signal_pending", p);
         return p.sigPending && p.fatalSignal;
     }
 
     /**
      * include/linux/sched/signal.h: {@code signal_pending_state()}: whether a pending signal
-     * interrupts a sleep in {@code state}.
+     * interrupts a sleep in {@code state}. The test of {@code state} (the caller's own) comes
+     * first; only a state that admits signals reads the signal flags, at a scheduling point of
+     * their own (a read of {@code p}). {@code __schedule()} makes the same test in the step of its
+     * own point instead ({@link #signalPendingStateInSchedule}).
      */
     public static boolean signalPendingState(int state, Task p) {
         if ((state & (Task.TASK_INTERRUPTIBLE | Task.TASK_WAKEKILL)) == 0) {
             return false;
         }
-        if (!signalPending(p)) {
+        Kernel.rt().pointRead("signal_pending_state", p);
+        return (state & Task.TASK_INTERRUPTIBLE) != 0 ? p.sigPending : p.sigPending && p.fatalSignal;
+    }
+
+    /**
+     * kernel/sched/core.c: the {@code signal_pending_state(prev->state, prev)} test of
+     * {@code __schedule()}: made under the run-queue lock together with the dequeue, which
+     * {@code signal_wake_up()} / {@code try_to_wake_up()} serialise against, so it is part of
+     * {@link #schedule()}'s step and not a scheduling point of its own.
+     */
+    private static boolean signalPendingStateInSchedule(int state, Task p) {
+        if ((state & (Task.TASK_INTERRUPTIBLE | Task.TASK_WAKEKILL)) == 0) {
             return false;
         }
-        return (state & Task.TASK_INTERRUPTIBLE) != 0 || p.fatalSignal;
+        Kernel.access(p);
+        return (state & Task.TASK_INTERRUPTIBLE) != 0 ? p.sigPending : p.sigPending && p.fatalSignal;
     }
 
     /**
@@ -130,6 +152,16 @@ public final class Sched {
         p.sigPending = true;
         Kernel.event("SIGKILL -> %s", p.name());
         rt.tryToWakeUp(p, Task.TASK_WAKEKILL | Task.TASK_INTERRUPTIBLE);
+    }
+
+    /**
+     * fs/io_uring.c (v5.10): the {@code current->task_works} test of {@code io_run_task_work()}
+     * ({@code task_work_pending()} from v5.11 on): a lockless read of a list any task may push
+     * onto, its own scheduling point (a read of {@code p}).
+     */
+    public static boolean taskWorkPending(Task p) {
+        Kernel.rt().pointRead("task_work_pending", p);
+        return p.taskWorks != null;
     }
 
     /** {@code TWA_NONE}: queue only. */

@@ -399,12 +399,17 @@ public final class PageLockScenarios {
     static final int CROWD_LOCKERS = 8;
 
     /**
-     * Eight lockers over seven pages hashed into a two-head wait table: locker0 and locker1
-     * contend for P0; locker2..locker7 each lock a page of their own (P1..P6).
+     * {@code lockers} lockers over {@code lockers - 1} pages hashed into a two-head wait table:
+     * locker0 and locker1 contend for P0; every further locker locks a page of its own.
      */
     static final class CrowdWorld {
-        final CachedFile file = new CachedFile("file", CROWD_LOCKERS - 1);
-        final int[] owners = new int[CROWD_LOCKERS - 1];
+        final CachedFile file;
+        final int[] owners;
+
+        CrowdWorld(int lockers) {
+            file = new CachedFile("file", lockers - 1);
+            owners = new int[lockers - 1];
+        }
 
         void locker(int i) {
             int p = i < 2 ? 0 : i - 1;
@@ -422,12 +427,20 @@ public final class PageLockScenarios {
      * reduction does not reorder them, where plain DFS explores every order in which the eight
      * finish (8! = 40,320 at preemption bound 0 alone).
      */
-    static Scenario<CrowdWorld> crowd() {
-        Scenario.Builder<CrowdWorld> b = Scenario.<CrowdWorld>named("page-lock-crowd",
-                "8 lockers on 7 pages in a 2-head wait table: 2 contend for P0, 6 lock pages of their own")
+    static Scenario<?> crowd() {
+        return crowdOf(CROWD_LOCKERS, "page-lock-crowd",
+                "8 lockers on 7 pages in a 2-head wait table: 2 contend for P0, 6 lock pages of their own");
+    }
+
+    /**
+     * The crowd with {@code lockers} lockers (at least 2), not registered: tests compare the
+     * registered crowd against the contending pair alone.
+     */
+    public static Scenario<?> crowdOf(int lockers, String name, String description) {
+        Scenario.Builder<CrowdWorld> b = Scenario.<CrowdWorld>named(name, description)
                 .set(MmOptions.PAGE_WAIT_TABLE_SIZE, 2)
-                .setup(CrowdWorld::new);
-        for (int i = 0; i < CROWD_LOCKERS; i++) {
+                .setup(() -> new CrowdWorld(lockers));
+        for (int i = 0; i < lockers; i++) {
             final int idx = i;
             b.task("locker" + i, w -> w.locker(idx));
         }

@@ -36,14 +36,17 @@ class GranularityModelCheck {
     /** Which read of the reader's own task state is under test. */
     enum Read {
         SIGNAL_PENDING, FATAL_SIGNAL_PENDING, SIGNAL_PENDING_STATE, TASK_WORK_PENDING,
-        /** The folded variant: signal_pending's value read in the step before, with no point. */
-        FOLDED_SIGNAL, FOLDED_TASK_WORK
+        /** The writer's {@code PF_EXITING}, read by the reader (io_req_task_work_add()). */
+        TASK_EXITING,
+        /** The folded variants: the same values read in the step before, with no point. */
+        FOLDED_SIGNAL, FOLDED_TASK_WORK, FOLDED_EXITING
     }
 
     static final class World {
         final FlagsWord flags = new FlagsWord("flags");
         final CallbackHead work = new CallbackHead();
         Task reader;
+        Task writer;
         String outcome = "";
 
         World() {
@@ -66,8 +69,14 @@ class GranularityModelCheck {
                 case TASK_WORK_PENDING:
                     state = Sched.taskWorkPending(reader);
                     break;
+                case TASK_EXITING:
+                    state = Sched.taskExiting(writer);
+                    break;
                 case FOLDED_SIGNAL:
                     state = reader.peekSignalPending();
+                    break;
+                case FOLDED_EXITING:
+                    state = (writer.flags() & Task.PF_EXITING) != 0;
                     break;
                 default:
                     state = reader.hasTaskWork();
@@ -83,6 +92,8 @@ class GranularityModelCheck {
             Bitops.setBit(0, flags);
             if (read == Read.TASK_WORK_PENDING || read == Read.FOLDED_TASK_WORK) {
                 Sched.taskWorkAdd(reader, work, Sched.TWA_NONE);
+            } else if (read == Read.TASK_EXITING || read == Read.FOLDED_EXITING) {
+                Sched.doExit();
             } else {
                 Sched.sendSigkill(reader);
             }
@@ -94,7 +105,7 @@ class GranularityModelCheck {
                 .setup(World::new)
                 .tasks((w, sc) -> {
                     w.reader = sc.task("reader", () -> w.reader(read));
-                    sc.task("writer", () -> w.writer(read));
+                    w.writer = sc.task("writer", () -> w.writer(read));
                 })
                 .outcome(w -> w.outcome)
                 .build();
@@ -125,6 +136,11 @@ class GranularityModelCheck {
     }
 
     @Test
+    void anotherTasksExitingFlagIsAPointOfItsOwn() {
+        assertTrue(outcomes(Read.TASK_EXITING).contains("bit=0 state=1"));
+    }
+
+    @Test
     void aFoldedReadNeverSeesTheWriterHalfWay() {
         Set<String> signal = outcomes(Read.FOLDED_SIGNAL);
         assertFalse(signal.contains("bit=0 state=1"), signal::toString);
@@ -132,5 +148,8 @@ class GranularityModelCheck {
         Set<String> work = outcomes(Read.FOLDED_TASK_WORK);
         assertFalse(work.contains("bit=0 state=1"), work::toString);
         assertTrue(work.contains("bit=1 state=0"), work::toString);
+        Set<String> exiting = outcomes(Read.FOLDED_EXITING);
+        assertFalse(exiting.contains("bit=0 state=1"), exiting::toString);
+        assertTrue(exiting.contains("bit=1 state=0"), exiting::toString);
     }
 }

@@ -164,6 +164,16 @@ public final class Sched {
         return p.taskWorks != null;
     }
 
+    /**
+     * {@code tsk->flags & PF_EXITING} read by another task (fs/io_uring.c v5.10:
+     * {@code io_req_task_work_add()}): a lockless read of flags the task sets in
+     * {@code do_exit()}, its own scheduling point (a read of {@code tsk}).
+     */
+    public static boolean taskExiting(Task tsk) {
+        Kernel.rt().pointRead("tsk->flags & PF_EXITING", tsk);
+        return (tsk.flags & Task.PF_EXITING) != 0;
+    }
+
     /** {@code TWA_NONE}: queue only. */
     public static final int TWA_NONE = 0;
     /** {@code TWA_RESUME}: run on return to user space ({@code set_notify_resume}). */

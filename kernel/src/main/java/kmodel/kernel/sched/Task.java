@@ -122,8 +122,12 @@ public final class Task {
         return state;
     }
 
-    /** {@code p->flags}. */
+    /**
+     * {@code p->flags}, without a scheduling point (the task's own, or checks and tests: another
+     * task reads them through {@link Sched#taskExiting}).
+     */
     public int flags() {
+        kmodel.kernel.Kernel.access(this);
         return flags;
     }
 

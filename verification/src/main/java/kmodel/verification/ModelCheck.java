@@ -8,6 +8,7 @@ import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.TraceEvent;
+import kmodel.verification.explore.DelayBoundStrategy;
 import kmodel.verification.explore.DfsStrategy;
 import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
@@ -81,6 +82,7 @@ public final class ModelCheck {
     private boolean blindReduction;
     private boolean allViolations;
     private boolean naiveBound;
+    private int delayBound = -1;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -122,6 +124,19 @@ public final class ModelCheck {
      */
     public ModelCheck reduction(boolean on) {
         this.reduction = on;
+        return this;
+    }
+
+    /**
+     * Exhaustive search with a delay bound instead of a preemption bound (Emmi, Qadeer and
+     * Rakamaric, POPL 2011; {@link kmodel.verification.explore.DelayBoundStrategy}), iterated
+     * 0, 1, ..., d; plain, without reduction. For comparing orders of exploration.
+     */
+    public ModelCheck delayBound(int d) {
+        if (d < 0) {
+            throw new IllegalArgumentException("negative delay bound " + d);
+        }
+        this.delayBound = d;
         return this;
     }
 
@@ -317,6 +332,12 @@ public final class ModelCheck {
             phases.add(new Phase(b -> new PctStrategy(seed, depth, b), -1));
         } else if (kind == Kind.RANDOM) {
             phases.add(new Phase(b -> new RandomStrategy(seed, b), -1));
+        } else if (delayBound >= 0) {
+            for (int d = iterative ? 0 : delayBound; d <= delayBound; d++) {
+                final int b = d;
+                phases.add(new Phase(x -> new DelayBoundStrategy(b), -1));
+            }
+            return phases;
         } else if (preemptions == UNBOUNDED || preemptions == AUTO) {
             phases.add(new Phase(b -> blindReduction ? DporStrategy.blindForTesting()
                     : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE),

@@ -34,7 +34,7 @@ import kmodel.verification.UnitResult;
  * {"format": "kmodel-check", "version": 1, "shard": {"index": 0, "count": 1}, "jobs": 2,
  *  "timeSeconds": 1.5,
  *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "strategy": "exhaustive",
- *    "preemptions": 2, "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 2000000,
+ *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 2000000,
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
  *      preemption bound 2", "bound": 2, "executions": 3194, "outcomes": [...], "stepBoundStops": 0,
@@ -86,6 +86,8 @@ final class CheckJson {
         o.addProperty("strategy", strategy);
         if (st.preemptions() == ModelCheck.UNBOUNDED) {
             o.addProperty("preemptions", "unbounded");
+        } else if (st.preemptions() == ModelCheck.AUTO) {
+            o.addProperty("preemptions", "auto");
         } else {
             o.addProperty("preemptions", st.preemptions());
         }
@@ -130,7 +132,12 @@ final class CheckJson {
         String s = r.strategy();
         int at = s.lastIndexOf("preemption bound ");
         if (at >= 0) {
-            o.addProperty("bound", Integer.parseInt(s.substring(at + "preemption bound ".length()).trim()));
+            int from = at + "preemption bound ".length();
+            int to = from;
+            while (to < s.length() && Character.isDigit(s.charAt(to))) {
+                to++;
+            }
+            o.addProperty("bound", Integer.parseInt(s.substring(from, to)));
         } else if (s.contains("complete")) {
             o.addProperty("bound", r.complete() ? "complete" : "unbounded");
         } else {
@@ -295,6 +302,8 @@ final class CheckJson {
         int preemptions;
         if (pe.isJsonPrimitive() && pe.getAsJsonPrimitive().isString() && pe.getAsString().equals("unbounded")) {
             preemptions = ModelCheck.UNBOUNDED;
+        } else if (pe.isJsonPrimitive() && pe.getAsJsonPrimitive().isString() && pe.getAsString().equals("auto")) {
+            preemptions = ModelCheck.AUTO;
         } else {
             preemptions = (int) number(o, "preemptions", at, 0, MAX_BOUND);
         }
@@ -325,8 +334,7 @@ final class CheckJson {
             } else {
                 bound = (int) number(lo, "bound", lat, 0, MAX_BOUND);
             }
-            int from = preemptions == ModelCheck.UNBOUNDED ? ModelCheck.UNBOUNDED : iterative ? 0 : preemptions;
-            if (bound < from || bound > preemptions) {
+            if (!st.hasLevel(bound)) {
                 throw new Bad(lat + "bound " + (bound == ModelCheck.UNBOUNDED ? "unbounded" : bound)
                         + " is not a level of this search");
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
+import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -33,10 +34,27 @@ public final class ScenarioRegistry {
         return r;
     }
 
-    /** {@link #standard()} plus {@link #findings()}: what {@code --scenario} and replay tokens may name. */
+    /**
+     * Scenarios too large for plain DFS at the default preemption bound (eight tasks and more),
+     * which partial-order reduction finishes: {@code kmodel check} runs them only when named,
+     * with {@code --preemptions unbounded}.
+     */
+    public static ScenarioRegistry large() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        PageLockScenarios.registerLarge(r);
+        return r;
+    }
+
+    /**
+     * {@link #standard()} plus {@link #findings()} and {@link #large()}: what {@code --scenario}
+     * and replay tokens may name.
+     */
     public static ScenarioRegistry everything() {
         ScenarioRegistry r = standard();
         for (Scenario<?> s : findings().all()) {
+            r.register(s);
+        }
+        for (Scenario<?> s : large().all()) {
             r.register(s);
         }
         return r;
@@ -50,14 +68,19 @@ public final class ScenarioRegistry {
         return this;
     }
 
-    /** The scenario named {@code name}, or null. */
+    /**
+     * The scenario named {@code name}, or null. A name {@code swarm:<recipe>} is not registered but
+     * built from its recipe ({@link SwarmScenarios}), so that swarm replay tokens and
+     * {@code --scenario swarm:...} work; a bad recipe is an IllegalArgumentException with one line.
+     */
     public Scenario<?> find(String name) {
-        return byName.get(name);
+        Scenario<?> s = byName.get(name);
+        return s != null ? s : SwarmScenarios.fromName(name);
     }
 
     /** The scenario named {@code name}; IllegalArgumentException when unknown. */
     public Scenario<?> get(String name) {
-        Scenario<?> s = byName.get(name);
+        Scenario<?> s = find(name);
         if (s == null) {
             throw new IllegalArgumentException("unknown scenario '" + name + "' (see: kmodel scenarios)");
         }

@@ -101,13 +101,23 @@ public final class SplitExplorer {
         if (bound == ModelCheck.UNBOUNDED) {
             return st.reduction ? new DporStrategy().prefix(prefix) : new DfsStrategy(Integer.MAX_VALUE).prefix(prefix);
         }
-        return new DfsStrategy(bound).prefix(prefix);
+        return st.reduction ? new DporStrategy(bound).prefix(prefix) : new DfsStrategy(bound).prefix(prefix);
     }
 
-    /** The description a sequential run prints for a search stopped at level {@code bound}. */
-    static String describe(SplitRun.Settings st, int bound, boolean budgetCut) {
+    /**
+     * The description a sequential run prints for a search stopped at level {@code bound}; with
+     * {@code unfinished}, after the unbounded phase of {@link ModelCheck#AUTO} ran out of its budget.
+     */
+    static String describe(SplitRun.Settings st, int bound, boolean budgetCut, boolean unfinished) {
         String d = strategy(st, bound, new int[0]).describe();
-        return bound == ModelCheck.UNBOUNDED && budgetCut ? d.replace("complete", "unbounded") : d;
+        if (budgetCut && d.contains("complete")) {
+            d = d.replace("complete", "unbounded");
+        }
+        if (unfinished) {
+            d = d + "; unbounded search not finished in "
+                    + String.format(java.util.Locale.ROOT, "%,d", st.levelBudget(ModelCheck.UNBOUNDED)) + " executions";
+        }
+        return d;
     }
 
     /**
@@ -170,29 +180,33 @@ public final class SplitExplorer {
     private static final class LevelState {
         final long before;
         final long budget;
+        /** The level's own budget ({@link SplitRun.Settings#levelBudget}), or {@link Long#MAX_VALUE}. */
+        final long levelBudget;
         final AtomicLongArray live;
         final AtomicInteger lowestViolation = new AtomicInteger(Integer.MAX_VALUE);
 
-        LevelState(int units, long before, long budget) {
+        LevelState(int units, long before, long budget, long levelBudget) {
             this.before = before;
             this.budget = budget;
+            this.levelBudget = levelBudget < 0 ? Long.MAX_VALUE : levelBudget;
             this.live = new AtomicLongArray(units);
         }
 
         /**
          * Whether unit {@code u}, having run {@code n} executions, can stop: a unit before it found
          * a violation, or the executions before it (at least {@code before} plus what the units
-         * before it have run so far) leave none of its next executions within the budget.
+         * before it have run so far) leave none of its next executions within the budget, or
+         * those of the units before it in this level none within the level's own budget.
          */
         boolean stop(int u, long n) {
             if (lowestViolation.get() < u) {
                 return true;
             }
-            long lower = before;
-            for (int v = 0; v < u && lower <= budget; v++) {
-                lower += live.get(v);
+            long inLevel = 0;
+            for (int v = 0; v < u && inLevel <= budget; v++) {
+                inLevel += live.get(v);
             }
-            return n > budget - lower;
+            return n > budget - before - inLevel || n > levelBudget - inLevel;
         }
 
         void violation(int u) {
@@ -219,6 +233,9 @@ public final class SplitExplorer {
             long at = n++;
             state.live.lazySet(index, n);
             rethrowHarnessErrors(r);
+            if ((r.violation() != null || r.stepBound() != null) && s instanceof DporStrategy) {
+                ((DporStrategy) s).executionCut();
+            }
             if (r.violation() != null) {
                 u.violation(r.violation(), r.oops(), s.schedule().toArray(), at);
                 u.ran(n);
@@ -247,7 +264,7 @@ public final class SplitExplorer {
         List<int[]> units = CheckPool.join(pool.submit(rt -> units(rt, scenario.program(), config, settings.steps,
                 bound, settings.unitTarget)));
         SplitRun.Level level = new SplitRun.Level(bound, units.size());
-        LevelState state = new LevelState(units.size(), before, settings.budget);
+        LevelState state = new LevelState(units.size(), before, settings.budget, settings.levelBudget(bound));
         List<CompletableFuture<UnitResult>> futures = new ArrayList<>();
         for (int i = 0; i < units.size(); i++) {
             if (run.owns(i)) {
@@ -282,7 +299,7 @@ public final class SplitExplorer {
         long start = System.nanoTime();
         SplitRun run = new SplitRun(settings, index, count);
         long own = 0;
-        for (int b = settings.from(); b <= settings.to(); b++) {
+        for (int b : settings.levels()) {
             SplitRun.Level level = runLevel(pool, run, b, own);
             boolean violation = false;
             for (int u = 0; u < level.unitCount(); u++) {
@@ -292,9 +309,12 @@ public final class SplitExplorer {
                     violation |= r.violationAt() >= 0;
                 }
             }
-            if (violation || own >= settings.budget) {
+            if (own >= settings.budget || violation && settings.levelBudget(b) < 0) {
                 break;
             }
+            // A level with a budget of its own (the unbounded phase of --preemptions auto): whether
+            // it finished, or where its budget cut it, depends on the other shards' units, so the
+            // levels after it are explored too; the merge uses them only if it needs them.
         }
         run.nanos(System.nanoTime() - start);
         return run;
@@ -332,17 +352,30 @@ public final class SplitExplorer {
         String firstBound;
         UnitResult violating;
         boolean budgetCut;
+        /** The unbounded phase of {@link ModelCheck#AUTO} ran out of its own budget. */
+        boolean unfinished;
         int lastBound;
     }
 
-    /** Replays the sequential order over the levels of {@code src}; see the class comment. */
+    /**
+     * Replays the sequential order over the levels of {@code src}; see the class comment. As
+     * {@code ModelCheck.explore}: a level with a budget of its own (the unbounded phase of
+     * {@link ModelCheck#AUTO}) that finishes ends the search; one that its budget cuts while the
+     * search's budget is left hands on to the next level.
+     */
     static Merged merge(SplitRun.Settings st, LevelSource src) {
         Merged m = new Merged();
         search:
-        for (int b = st.from(); b <= st.to(); b++) {
+        for (int b : st.levels()) {
             m.lastBound = b;
-            if (m.count >= st.budget) {
-                m.budgetCut = true; // every level has at least one execution
+            long own = st.levelBudget(b);
+            long cap = own >= 0 ? Math.min(m.count + own, st.budget) : st.budget;
+            if (m.count >= cap) { // every level has at least one execution
+                if (own >= 0 && m.count < st.budget) {
+                    m.unfinished = true;
+                    continue;
+                }
+                m.budgetCut = true;
                 break;
             }
             SplitRun.Level level = src.level(b, m.count);
@@ -355,20 +388,21 @@ public final class SplitExplorer {
                 if (r == null) {
                     throw new InconsistentShards(-1, where + " is missing");
                 }
-                long allowed = st.budget - m.count;
-                if (allowed <= 0) {
-                    m.budgetCut = true;
-                    break search;
-                }
+                long allowed = cap - m.count;
                 if (r.violationAt() >= 0 && r.violationAt() < allowed) {
                     take(m, r, r.violationAt());
                     m.count += r.violationAt() + 1;
                     m.violating = r;
                     break search;
                 }
-                if (r.executions() > allowed) {
+                if (r.executions() > allowed || r.executions() == allowed && u + 1 < level.unitCount()) {
+                    // an execution is left to explore and the budget is spent
                     take(m, r, allowed);
                     m.count += allowed;
+                    if (own >= 0 && m.count < st.budget) {
+                        m.unfinished = true;
+                        continue search;
+                    }
                     m.budgetCut = true;
                     break search;
                 }
@@ -378,6 +412,9 @@ public final class SplitExplorer {
                 }
                 take(m, r, r.executions());
                 m.count += r.executions();
+            }
+            if (own >= 0) {
+                break; // the level with a budget of its own finished: complete, the levels after it are not needed
             }
         }
         return m;
@@ -429,7 +466,7 @@ public final class SplitExplorer {
             oops = m.violating.oops() != null ? m.violating.oops() : replay.oops();
         }
         boolean complete = !m.budgetCut && violation == null;
-        CheckResult r = new CheckResult(scenario.name(), config, describe(st, m.lastBound, m.budgetCut), m.count,
+        CheckResult r = new CheckResult(scenario.name(), config, describe(st, m.lastBound, m.budgetCut, m.unfinished), m.count,
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * The units of a split exploration of one scenario ({@link SplitExplorer}), level by level (one
- * level per preemption bound of the iterative search; one level, bound -1, for an unbounded
- * search), with what each unit explored: of every unit for a whole run, of units {@code u} with
+ * level per preemption bound of the iterative search; one level, bound -1, for the unbounded
+ * search, first of all with {@code --preemptions auto}), with what each unit explored: of every unit for a whole run, of units {@code u} with
  * {@code u % shardCount == shardIndex} for a shard ({@code kmodel check --shard I/N}). The
  * shards of a run merge into the run's {@link CheckResult} ({@link SplitExplorer#merge}).
  */
@@ -26,7 +26,7 @@ public final class SplitRun {
 
         /**
          * @param config the effective configuration, canonical
-         * @param preemptions the bound, or {@link ModelCheck#UNBOUNDED}
+         * @param preemptions the bound, {@link ModelCheck#UNBOUNDED} or {@link ModelCheck#AUTO}
          */
         public Settings(String scenario, String config, int preemptions, boolean reduction, boolean iterative,
                 long steps, long budget, int unitTarget) {
@@ -49,7 +49,7 @@ public final class SplitRun {
             return config;
         }
 
-        /** The preemption bound, or {@link ModelCheck#UNBOUNDED}. */
+        /** The preemption bound, {@link ModelCheck#UNBOUNDED} or {@link ModelCheck#AUTO}. */
         public int preemptions() {
             return preemptions;
         }
@@ -77,14 +77,46 @@ public final class SplitRun {
             return unitTarget;
         }
 
-        /** The first bound of the search. */
-        int from() {
-            return preemptions == ModelCheck.UNBOUNDED ? ModelCheck.UNBOUNDED : iterative ? 0 : preemptions;
+        /**
+         * The levels of the search, in order: the preemption bounds it iterates, after
+         * {@link ModelCheck#UNBOUNDED} (the unbounded search) when it is unbounded or
+         * {@link ModelCheck#AUTO}; the phases of {@code ModelCheck.phases()}.
+         */
+        public int[] levels() {
+            if (preemptions == ModelCheck.UNBOUNDED) {
+                return new int[] {ModelCheck.UNBOUNDED};
+            }
+            boolean auto = preemptions == ModelCheck.AUTO;
+            int to = auto ? ModelCheck.AUTO_BOUND : preemptions;
+            int from = iterative ? 0 : to;
+            int[] out = new int[(auto ? 1 : 0) + to - from + 1];
+            int k = 0;
+            if (auto) {
+                out[k++] = ModelCheck.UNBOUNDED;
+            }
+            for (int b = from; b <= to; b++) {
+                out[k++] = b;
+            }
+            return out;
         }
 
-        /** The last bound of the search. */
-        int to() {
-            return preemptions;
+        /** Whether {@code bound} is one of {@link #levels()}. */
+        public boolean hasLevel(int bound) {
+            for (int b : levels()) {
+                if (b == bound) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The budget of level {@code bound} of its own, or -1 (only the search's budget): the
+         * unbounded phase of {@link ModelCheck#AUTO} has {@link ModelCheck#AUTO_UNBOUNDED_BUDGET};
+         * when it does not finish in that, the bounded levels follow, else they are not run.
+         */
+        public long levelBudget(int bound) {
+            return preemptions == ModelCheck.AUTO && bound == ModelCheck.UNBOUNDED ? ModelCheck.AUTO_UNBOUNDED_BUDGET : -1;
         }
 
         /** The first setting in which {@code o} differs, e.g. "preemptions 2 vs 3", or null when equal. */

@@ -262,7 +262,7 @@ public final class SplitExplorer {
      */
     private SplitRun.Level runLevel(CheckPool pool, SplitRun run, int bound, long before) {
         List<int[]> units = CheckPool.join(pool.submit(rt -> units(rt, scenario.program(), config, settings.steps,
-                bound, settings.unitTarget)));
+                bound, settings.unitTarget(bound))));
         SplitRun.Level level = new SplitRun.Level(bound, units.size());
         LevelState state = new LevelState(units.size(), before, settings.budget, settings.levelBudget(bound));
         List<CompletableFuture<UnitResult>> futures = new ArrayList<>();

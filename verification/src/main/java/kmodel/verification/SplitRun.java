@@ -111,6 +111,17 @@ public final class SplitRun {
         }
 
         /**
+         * The unit target of level {@code bound}: {@link #unitTarget()}, but 1 (unsplit, one unit)
+         * for a level with a budget of its own: split source-DPOR explores traces again across
+         * units (see {@link SplitExplorer#DPOR_UNIT_TARGET}), so split, the unbounded phase of
+         * {@link ModelCheck#AUTO} would need more of its budget and could fall back to the bound
+         * where the unsplit search finishes complete.
+         */
+        public int unitTarget(int bound) {
+            return levelBudget(bound) >= 0 ? 1 : unitTarget;
+        }
+
+        /**
          * The budget of level {@code bound} of its own, or -1 (only the search's budget): the
          * unbounded phase of {@link ModelCheck#AUTO} has {@link ModelCheck#AUTO_UNBOUNDED_BUDGET};
          * when it does not finish in that, the bounded levels follow, else they are not run.

@@ -45,15 +45,50 @@ class SplitModelCheck {
     @TestFactory
     Stream<DynamicTest> splitDfsOnOneOrFourJobsIsTheUnsplitRun() {
         return SCENARIOS.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
-            CheckResult plain = ModelCheck.exhaustive(scenario(name)).run();
-            CheckResult one = ModelCheck.exhaustive(scenario(name)).jobs(1).run();
-            CheckResult four = ModelCheck.exhaustive(scenario(name)).jobs(4).run();
+            CheckResult plain = ModelCheck.exhaustive(scenario(name)).reduction(false).run();
+            CheckResult one = ModelCheck.exhaustive(scenario(name)).reduction(false).jobs(1).run();
+            CheckResult four = ModelCheck.exhaustive(scenario(name)).reduction(false).jobs(4).run();
             assertTrue(plain.passed(), plain::summaryLine);
             assertEquals(printed(plain), printed(one));
             assertEquals(printed(plain), printed(four));
             assertTrue(one.split().levels().get(2).unitCount() >= SplitExplorer.DEFAULT_UNIT_TARGET,
                     () -> "units: " + one.split().levels().get(2).unitCount());
         }));
+    }
+
+    /**
+     * The default search of the command line ({@link ModelCheck#AUTO}, bounded DPOR below the
+     * unbounded phase): its unbounded phase is one unit, so it finishes or runs out of its own
+     * budget where the unsplit search does; bounded DPOR split at its first decision reports the
+     * same on one or three jobs, and here (no sleep sets with a bound, every first choice explored)
+     * the unsplit search's lines too.
+     */
+    @TestFactory
+    Stream<DynamicTest> autoIsTheUnsplitRunOnOneOrThreeJobs() {
+        return Stream.of("textbook-refcount", "textbook-waitqueue", "page-lock-stealer", "read-same-page")
+                .map(name -> DynamicTest.dynamicTest(name, () -> {
+                    CheckResult plain = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).run();
+                    CheckResult one = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).jobs(1).run();
+                    CheckResult three = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).jobs(3).run();
+                    assertTrue(plain.passed(), plain::summaryLine);
+                    assertEquals(printed(one), printed(three));
+                    assertEquals(printed(plain), printed(one));
+                    assertEquals(1, one.split().levels().get(ModelCheck.UNBOUNDED).unitCount());
+                }));
+    }
+
+    /** The unbounded phase of AUTO cut by its own budget hands on to the bounded levels, split, as the unsplit search does. */
+    @Test
+    void autoFallsBackToTheBoundAsTheUnsplitRunDoes() {
+        Scenario<?> s = scenario("page-lock-stealer");
+        CheckResult plain = ModelCheck.exhaustive(s).preemptions(ModelCheck.AUTO).run();
+        CheckResult two = ModelCheck.exhaustive(s).preemptions(ModelCheck.AUTO).jobs(2).run();
+        assertTrue(plain.strategy().contains("not finished in 20,000"), plain::summaryLine);
+        assertEquals(printed(plain), printed(two));
+        assertTrue(two.split().levels().get(ModelCheck.AUTO_BOUND).unitCount() > 1);
+        CheckResult merged = SplitExplorer.merge(shards(ModelCheck.exhaustive(s).preemptions(ModelCheck.AUTO).jobs(2), 3),
+                s, two.config(), false);
+        assertEquals(printed(plain), printed(merged));
     }
 
     @TestFactory
@@ -186,9 +221,9 @@ class SplitModelCheck {
     @Test
     void dfsUnitsPartitionTheExecutionsWhateverTheTarget() {
         Scenario<?> s = scenario("async-page-lock");
-        long unsplit = ModelCheck.exhaustive(s).run().executions();
+        long unsplit = ModelCheck.exhaustive(s).reduction(false).run().executions();
         for (int target : new int[] {1, 2, 7, 64, 500}) {
-            CheckResult r = ModelCheck.exhaustive(s).jobs(2).unitTarget(target).run();
+            CheckResult r = ModelCheck.exhaustive(s).reduction(false).jobs(2).unitTarget(target).run();
             long sum = 0;
             for (SplitRun.Level l : r.split().levels().values()) {
                 for (int u = 0; u < l.unitCount(); u++) {

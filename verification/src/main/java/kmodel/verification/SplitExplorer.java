@@ -40,6 +40,10 @@ import kmodel.verification.trace.ReplayToken;
  * order, until a level holds at least {@link #DEFAULT_UNIT_TARGET} units or no prefix has a
  * branching decision left. Each unit is explored by the configured strategy below its fixed
  * prefix ({@link DfsStrategy#prefix}, {@link DporStrategy#prefix}), never backtracking into it.
+ * The levels are the phases of {@code ModelCheck.phases()}: with {@link ModelCheck#AUTO}, first
+ * the unbounded level with its own budget ({@link SplitRun.Settings#levelBudget}), then, only if
+ * that budget cut it, the bounded levels; a bounded level is explored by {@link DporStrategy}
+ * with that bound when the reduction is on, by {@link DfsStrategy} when it is off.
  *
  * <h2>Soundness and redundancy</h2>
  * Plain DFS: the units partition the tree exactly, and their order is the order of the unsplit
@@ -49,7 +53,11 @@ import kmodel.verification.trace.ReplayToken;
  * continuations (races whose reversal point lies inside the prefix are left to the unit that
  * takes the other branch there), so the union covers every trace; units whose prefixes commute
  * explore the same traces twice, which costs executions (measured in the README), never
- * soundness.
+ * soundness. In other words a unit's search is the unsplit one with every alternative in the
+ * backtrack set of each prefix decision (a superset, so no less sound) and nothing asleep below
+ * it. Bounded DPOR likewise: a conservative backtrack point (Coons et al.) that falls inside the
+ * prefix is already covered there, so it is skipped too; a prefix decision counts its preemption,
+ * so the search below it keeps to the bound, and the units of a level hold only prefixes within it.
  *
  * <h2>Merging</h2>
  * {@link #merge} replays the sequential order: levels in order, units in order, each unit's
@@ -62,14 +70,18 @@ public final class SplitExplorer {
     /** Units a level of plain DFS is split into at least, where the tree has that many prefixes. */
     public static final int DEFAULT_UNIT_TARGET = 64;
     /**
-     * Units of a source-DPOR search at least: the units after the first branching decision.
-     * Units whose prefixes commute explore the same traces again (measured in the README: on
-     * textbook-refcount 3 units cost 4.6 times the unsplit executions, 9 units 12 times, 173
-     * units 62 times), so DPOR is split only as far as its first decision.
+     * Units of a reduced search at least: the units after the first branching decision.
+     * Unbounded source-DPOR: units whose prefixes commute explore the same traces again (measured
+     * in the README: on textbook-refcount 3 units cost 4.6 times the unsplit executions, 9 units
+     * 12 times, 173 units 62 times). Bounded DPOR (no sleep sets) split at its first decision
+     * measured no redundancy on the default scenarios; deeper it costs some (async-page-lock,
+     * bound 2, 64 units: 1,860 executions against 1,802). So DPOR is split only as far as its
+     * first decision; the unbounded phase of {@link ModelCheck#AUTO} is not split at all
+     * ({@link SplitRun.Settings#unitTarget(int)}).
      */
     public static final int DPOR_UNIT_TARGET = 2;
 
-    /** The default unit target: {@link #DPOR_UNIT_TARGET} for source-DPOR, else {@link #DEFAULT_UNIT_TARGET}. */
+    /** The default unit target: {@link #DPOR_UNIT_TARGET} with the reduction, else {@link #DEFAULT_UNIT_TARGET}. */
     public static int defaultUnitTarget(boolean dpor) {
         return dpor ? DPOR_UNIT_TARGET : DEFAULT_UNIT_TARGET;
     }

@@ -65,7 +65,7 @@ class SplitModelCheck {
      */
     @TestFactory
     Stream<DynamicTest> autoIsTheUnsplitRunOnOneOrThreeJobs() {
-        return Stream.of("textbook-refcount", "textbook-waitqueue", "page-lock-stealer", "read-same-page")
+        return Stream.of("textbook-refcount", "textbook-waitqueue", "page-lock-stealer", "dio-split-clones")
                 .map(name -> DynamicTest.dynamicTest(name, () -> {
                     CheckResult plain = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).run();
                     CheckResult one = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).jobs(1).run();

@@ -17,7 +17,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * {@code scenarios}, {@code options}.
  *
  * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found
- * (check, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
+ * (check, merge, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
  * malformed value or replay token), 3 kmodel itself failed (a scenario that is not deterministic,
  * an internal error), 4 no violation but a check was inconclusive (check: an execution stopped at
  * the step bound, or the execution budget cut an exhaustive search). Errors are exactly one line

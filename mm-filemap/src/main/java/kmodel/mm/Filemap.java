@@ -114,12 +114,20 @@ public final class Filemap {
 
     private static boolean testAndSetBit(int nr, Page page) {
         page.touch();
-        return Bitops.testAndSetBit(nr, page.flags);
+        boolean old = Bitops.testAndSetBit(nr, page.flags);
+        if (!old && nr == PG_locked) {
+            page.lockOwner = Kernel.current();
+        }
+        return old;
     }
 
     private static boolean testAndSetBitLock(int nr, Page page) {
         page.touch();
-        return Bitops.testAndSetBitLock(nr, page.flags);
+        boolean old = Bitops.testAndSetBitLock(nr, page.flags);
+        if (!old && nr == PG_locked) {
+            page.lockOwner = Kernel.current();
+        }
+        return old;
     }
 
     /** What a sleeping page waiter waits on, for the missed-wakeup report. */
@@ -185,6 +193,9 @@ public final class Filemap {
             if ((flags & WQ_FLAG_CUSTOM) != 0) {
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
+                }
+                if (key.bitNr == PG_locked) {
+                    key.page.lockOwner = (Task) wait.private_(); // taken for the waiter, not for us
                 }
                 if (!Kernel.bug(FilemapBugs.HANDOFF_FORGETS_DONE)) {
                     flags |= WQ_FLAG_DONE;
@@ -292,6 +303,7 @@ public final class Filemap {
     public static void unlockPage(Page page) {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
         page.touch();
+        page.lockOwner = null;
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
             Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
             wakeUpPageBit(page, PG_locked);
@@ -444,7 +456,7 @@ public final class Filemap {
                     if (Sched.signalPendingState(state, me)) {
                         break;
                     }
-                    Sched.waitingOn(waitingOn(waitPage, q));
+                    Sched.waitingFor(waitingOn(waitPage, q), bitNr == PG_locked ? page : null);
                     Sched.ioSchedule();
                     continue;
                 }
@@ -519,7 +531,7 @@ public final class Filemap {
                 Page.putPage(page);
             }
             if (bitIsSet) {
-                Sched.waitingOn(waitingOn(waitPage, q));
+                Sched.waitingFor(waitingOn(waitPage, q), bitNr == PG_locked ? page : null);
                 Sched.ioSchedule();
                 if (signalFirst && Sched.signalPendingState(state, me)) {
                     /* Bug: leaving on a signal after a wake-up that was meant for us. */

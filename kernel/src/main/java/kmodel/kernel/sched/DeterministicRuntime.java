@@ -461,7 +461,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (trace != null) {
             Task t = where != null ? where : taskNamed(v.task());
             trace.add(new TraceEvent(steps, t != null ? t.name() : "end", t != null ? t.column() : "end",
-                    v.kind().label() + ": " + v.getMessage(), TraceEvent.Level.INFO));
+                    v.kind().label() + ": " + v.getMessage(), TraceEvent.Level.INFO,
+                    KernelFunctions.ofThrowable(v.kind() == ViolationKind.OOPS && oops != null ? oops : v)));
         }
     }
 
@@ -721,7 +722,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
     private void record(Task t, String text, TraceEvent.Level level) {
         if (trace != null && (level == TraceEvent.Level.INFO || detail)) {
-            trace.add(new TraceEvent(steps, t.name(), t.column(), text, level));
+            trace.add(new TraceEvent(steps, t.name(), t.column(), text, level, KernelFunctions.ofCurrentStack()));
         }
     }
 
@@ -906,7 +907,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public void event(String text) {
         if (trace != null && running) {
             Task t = current;
-            trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO));
+            trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO,
+                    KernelFunctions.ofCurrentStack()));
         }
     }
 

@@ -130,6 +130,26 @@ class MinimiserModelCheck {
         assertEquals(found.kind(), minimised.kind());
     }
 
+    /**
+     * The forgotten put leaks in a schedule without preemptions (bounded search finds it at
+     * bound 0); the reduced unbounded search happens to find it with one. Minimised, it has none.
+     */
+    @Test
+    void aPreemptionTheBugDoesNotNeedIsRemoved() {
+        Scenario<?> s = ScenarioRegistry.everything().get("textbook-refcount");
+        Kconfig config = Kconfig.defaults().withBug(BugCatalog.TEXTBOOK_FORGOTTEN_PUT);
+        CheckResult bounded = ModelCheck.exhaustive(s).config(config).preemptions(0).minimise(0).run();
+        assertEquals(ViolationKind.REF_LEAK, bounded.kind(), bounded::summaryLine);
+        CheckResult found = ModelCheck.exhaustive(s).config(config).preemptions(ModelCheck.UNBOUNDED).minimise(0).run();
+        CheckResult minimised = ModelCheck.exhaustive(s).config(config).preemptions(ModelCheck.UNBOUNDED).run();
+        Minimiser.Measure before = measure(s, found.token());
+        Minimiser.Measure after = measure(s, minimised.token());
+        assertEquals(ViolationKind.REF_LEAK, minimised.kind(), minimised::summaryLine);
+        assertTrue(after.compareTo(before) <= 0, before + " -> " + after);
+        assertEquals(0, after.preemptions(), before + " -> " + after);
+        assertTrue(after.compareTo(measure(s, bounded.token())) <= 0, "no larger than bound 0's first find");
+    }
+
     private static Minimiser.Measure measure(Scenario<?> s, String token) {
         Schedule schedule = ReplayToken.decode(token).schedule();
         Kconfig config = KconfigTable.parseCanonical(ReplayToken.decode(token).config());

@@ -21,15 +21,17 @@ import kmodel.kernel.sched.Program;
  * choice in A's step k is v" (other than 0). Everywhere else the default holds: the current
  * task goes on running, or the lowest-numbered runnable task runs when it cannot, and a data
  * choice takes 0. Keyed this way, a decision keeps its meaning when an earlier one is removed.
- * Candidates derived from the best schedule so far, for each non-default decision in order:
+ * Candidates derived from the best schedule so far, tried in this order:
  * <ol>
- *   <li>keep it alone (every other decision back to the default);</li>
- *   <li>drop it (a preemption removed, a pick back to the default);</li>
- *   <li>for a preemption: take it one step of the preempted task later, or one step earlier;</li>
- *   <li>for a pick of a task: pick each other task instead;</li>
- *   <li>keep it and one other alone;</li>
+ *   <li>each non-default decision kept alone (every other one back to the default);</li>
+ *   <li>each prefix of the schedule, followed by defaults only (no preemption after it);</li>
+ *   <li>each non-default decision dropped; each preemption taken one step of the preempted
+ *       task later, or one step earlier;</li>
+ *   <li>each pick of a task changed to each other task;</li>
+ *   <li>at each free switch point (the running task blocked or exited and several can run),
+ *       each other task picked, with the rest unchanged or with one preemption dropped;</li>
+ *   <li>each pair of non-default decisions kept alone, and each pair dropped.</li>
  * </ol>
- * and, for each prefix of the schedule, the prefix followed by defaults only.
  * A candidate runs with {@link Guided} (it takes a keyed decision only if the task it names is
  * runnable there); the first one that ends in a violation of the same kind and measures smaller
  * than the best becomes the best (its schedule is the one it really ran, so it replays exactly),
@@ -235,12 +237,39 @@ public final class Minimiser {
                 out.add(Guided.keyed(m));
             }
         }
+        for (long[] f : best.freeSwitches()) {
+            for (int t = 0; t <= best.maxTask; t++) {
+                if (t == f[1]) {
+                    continue;
+                }
+                HashMap<Long, Integer> m = new HashMap<>();
+                for (long[] o : keyed) {
+                    m.put(o[0], (int) o[1]);
+                }
+                m.put(f[0], t);
+                out.add(Guided.keyed(m));
+                for (long[] e : keyed) {
+                    if (e[2] == 1) {
+                        HashMap<Long, Integer> without = new HashMap<>(m);
+                        without.remove(e[0]);
+                        out.add(Guided.keyed(without));
+                    }
+                }
+            }
+        }
         for (int i = 0; i < keyed.size(); i++) {
             for (int j = i + 1; j < keyed.size(); j++) {
                 HashMap<Long, Integer> m = new HashMap<>();
                 m.put(keyed.get(i)[0], (int) keyed.get(i)[1]);
                 m.put(keyed.get(j)[0], (int) keyed.get(j)[1]);
                 out.add(Guided.keyed(m));
+                HashMap<Long, Integer> drop = new HashMap<>();
+                for (long[] o : keyed) {
+                    drop.put(o[0], (int) o[1]);
+                }
+                drop.remove(keyed.get(i)[0]);
+                drop.remove(keyed.get(j)[0]);
+                out.add(Guided.keyed(drop));
             }
         }
         return out;
@@ -271,6 +300,8 @@ public final class Minimiser {
         private final Schedule schedule = new Schedule();
         /** Non-default decisions taken: {key, value, 1 if a preemption}. */
         private final ArrayList<long[]> nonDefault = new ArrayList<>();
+        /** Free switch points (the current task blocked or exited, several could run): {key, taken}. */
+        private final ArrayList<long[]> freeSwitches = new ArrayList<>();
         private int[] stepsOf = new int[8];
         /** The highest task id seen runnable. */
         int maxTask;
@@ -333,6 +364,7 @@ public final class Minimiser {
             java.util.Arrays.fill(stepsOf, 0);
             schedule.clear();
             nonDefault.clear();
+            freeSwitches.clear();
         }
 
         @Override
@@ -380,6 +412,9 @@ public final class Minimiser {
             if (pick != def) {
                 nonDefault.add(new long[] {key, pick, preemption ? 1 : 0});
             }
+            if (current < 0) {
+                freeSwitches.add(new long[] {key, pick});
+            }
             schedule.add(pick);
             last = pick;
             return pick;
@@ -407,6 +442,11 @@ public final class Minimiser {
 
         Measure measure(long steps) {
             return new Measure(preemptions, switches, steps);
+        }
+
+        /** The free switch points of the last execution, in the order met. */
+        ArrayList<long[]> freeSwitches() {
+            return new ArrayList<>(freeSwitches);
         }
 
         /** The non-default decisions of the last execution, in the order taken. */

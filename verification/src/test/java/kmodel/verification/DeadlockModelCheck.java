@@ -8,6 +8,7 @@ import kmodel.kernel.ViolationKind;
 import kmodel.kernel.locking.Mutex;
 import kmodel.kernel.locking.RwSemaphore;
 import kmodel.kernel.locking.Spinlock;
+import kmodel.kernel.sched.Completion;
 import kmodel.kernel.sched.Sched;
 import kmodel.kernel.sched.Task;
 import kmodel.mm.Filemap;
@@ -121,6 +122,38 @@ class DeadlockModelCheck {
         assertEquals(ViolationKind.DEADLOCK, r.kind(), r::summaryLine);
         assertEquals("t1 holds mutex m, waits for rw_semaphore sem; t2 holds rw_semaphore sem, waits for P0 (PG_locked); "
                 + "t3 holds P0 (PG_locked), waits for mutex m", r.violation().getMessage());
+    }
+
+    /**
+     * Without preemptions: t1 takes a and waits for t2's go-ahead; t2 takes b, gives it and
+     * blocks on a; t1 blocks on b; t3 blocks on a behind them.
+     */
+    @Test
+    void aTaskStuckBehindADeadlockIsNamedAfterTheCycle() {
+        final class World {
+            final Mutex a = new Mutex("a");
+            final Mutex b = new Mutex("b");
+            final Completion go = new Completion("go");
+        }
+        Scenario<World> s = Scenario.<World>named("test-abba-and-one", "ABBA, and a third locker of a")
+                .setup(World::new)
+                .task("t1", w -> {
+                    Mutex.mutexLock(w.a);
+                    Completion.waitForCompletionIo(w.go);
+                    Mutex.mutexLock(w.b);
+                })
+                .task("t2", w -> {
+                    Mutex.mutexLock(w.b);
+                    Completion.complete(w.go);
+                    Mutex.mutexLock(w.a);
+                })
+                .task("t3", w -> Mutex.mutexLock(w.a)).build();
+        CheckResult r = ModelCheck.exhaustive(s).preemptions(0).minimise(0).run();
+        assertEquals(1, r.executions(), r::summaryLine);
+        assertEquals(ViolationKind.DEADLOCK, r.kind(), r::summaryLine);
+        assertEquals("t1 holds mutex a, waits for mutex b; t2 holds mutex b, waits for mutex a; "
+                + "also stuck: t3 sleeps in TASK_UNINTERRUPTIBLE waiting on mutex a (mutex a held by t1)",
+                r.violation().getMessage());
     }
 
     @Test

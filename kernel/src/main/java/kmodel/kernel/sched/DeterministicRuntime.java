@@ -317,6 +317,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                 sb.append(t.name()).append(" holds ").append(lockWaitedFor(prev).lockName()).append(", waits for ")
                         .append(lockWaitedFor(t).lockName());
             }
+            for (Task t : stuck) {
+                if (!cycle.contains(t)) {
+                    sb.append("; also stuck: ").append(describeStuck(t));
+                }
+            }
             setViolation(new Violation(ViolationKind.DEADLOCK, sb.toString(), cycle.get(0).name()), cycle.get(0));
             return;
         }

@@ -186,6 +186,7 @@ public final class Filemap {
         }
         /* If it's a lock handoff wait, we get the bit for it, and stop walking (and do not wake it up) if we can't. */
         int flags = wait.flags();
+        boolean handedOff = false; // model-only, for the page lock's owner
         if ((flags & WQ_FLAG_EXCLUSIVE) != 0) {
             if (testBit(key.bitNr, key.page)) {
                 return -1;
@@ -194,9 +195,7 @@ public final class Filemap {
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
-                if (key.bitNr == PG_locked) {
-                    key.page.lockOwner = (Task) wait.private_(); // taken for the waiter, not for us
-                }
+                handedOff = true;
                 if (!Kernel.bug(FilemapBugs.HANDOFF_FORGETS_DONE)) {
                     flags |= WQ_FLAG_DONE;
                 }
@@ -205,7 +204,13 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
-        Sched.wakeUpState((Task) wait.private_(), mode);
+        Task waiter = (Task) wait.private_();
+        if (handedOff && key.bitNr == PG_locked) {
+            // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
+            // is read anyway, so that the bookkeeping adds nothing to the step that took the bit.
+            key.page.lockOwner = waiter;
+        }
+        Sched.wakeUpState(waiter, mode);
         /* Has to be the absolute last thing we do: the entry may be gone right after it. */
         Wait.listDelInitCareful(wait);
         return (flags & WQ_FLAG_EXCLUSIVE) != 0 ? 1 : 0;

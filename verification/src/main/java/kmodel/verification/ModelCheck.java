@@ -12,6 +12,7 @@ import kmodel.verification.explore.DelayBoundStrategy;
 import kmodel.verification.explore.DfsStrategy;
 import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
+import kmodel.verification.explore.Minimiser;
 import kmodel.verification.explore.NondeterminismException;
 import kmodel.verification.explore.PctStrategy;
 import kmodel.verification.explore.RandomStrategy;
@@ -31,8 +32,10 @@ import kmodel.verification.trace.ReplayToken;
  * }</pre>
  *
  * Exhaustive search iterates the preemption bound 0, 1, ..., N and stops at the first violation,
- * so a counterexample uses as few preemptions as possible. On a violation the schedule is
- * replayed once with tracing on, which also checks that the scenario is deterministic.
+ * so a counterexample uses as few preemptions as possible. A violation's schedule is then
+ * minimised ({@link Minimiser}: fewest preemptions, then context switches, then steps) and
+ * replayed once with tracing on, which also checks that the scenario is deterministic; the
+ * replay token is the minimised schedule.
  */
 public final class ModelCheck {
     /** Which exploration. */
@@ -80,6 +83,7 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private int minimiseBudget = Minimiser.DEFAULT_BUDGET;
     private boolean allViolations;
     private boolean naiveBound;
     private int delayBound = -1;
@@ -149,6 +153,15 @@ public final class ModelCheck {
     /** A deliberately unsound reduction (every step independent), for tests that must see it fail. */
     ModelCheck blindReductionForTesting() {
         this.blindReduction = true;
+        return this;
+    }
+
+    /**
+     * Replays spent minimising a counterexample before it is printed (default
+     * {@link Minimiser#DEFAULT_BUDGET}; 0: print the schedule as found).
+     */
+    public ModelCheck minimise(int budget) {
+        this.minimiseBudget = budget;
         return this;
     }
 
@@ -291,12 +304,17 @@ public final class ModelCheck {
             String token = null;
             Throwable oops = null;
             if (violation != null) {
+                if (minimiseBudget > 0) {
+                    failing = Minimiser.minimise(rt, program, config, steps, failing, violation.kind(), minimiseBudget)
+                            .schedule();
+                }
                 ExecutionResult replay = rt.execute(program, new ReplayStrategy(failing), config, steps, true, verbose);
                 rethrowHarnessErrors(replay);
                 if (replay.violation() == null || replay.violation().kind() != violation.kind()) {
                     throw new NondeterminismException(failing.size(), "replaying the failing schedule gave "
                             + (replay.violation() == null ? "no violation" : replay.violation().summary()));
                 }
+                violation = replay.violation(); // the minimised run's, as its diagram shows
                 trace = replay.trace();
                 diagram = Diagram.render(verbose ? trace : Diagram.info(trace));
                 token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();

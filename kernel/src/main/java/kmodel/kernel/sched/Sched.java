@@ -47,7 +47,19 @@ public final class Sched {
 
     /** Records what the current task is about to sleep on (for missed-wakeup reports). */
     public static void waitingOn(String what) {
-        Kernel.rt().current().waitingOn = what;
+        Task me = Kernel.rt().current();
+        me.waitingOn = what;
+        me.waitsFor = null;
+    }
+
+    /**
+     * Records what the current task is about to sleep on, and the lock whose holder it waits
+     * for (model-only, for stuck-task and {@code deadlock} reports).
+     */
+    public static void waitingFor(String what, LockHolders lock) {
+        Task me = Kernel.rt().current();
+        me.waitingOn = what;
+        me.waitsFor = lock;
     }
 
     /**
@@ -76,6 +88,7 @@ public final class Sched {
         }
         rt.block();
         me.waitingOn = null;
+        me.waitsFor = null;
     }
 
     /** kernel/sched/core.c: {@code io_schedule()}: schedule() accounted as I/O wait. */

@@ -250,7 +250,7 @@ final class CheckCommand implements Callable<Integer> {
         if (incomplete > 0) {
             summary.append(String.format(Locale.ROOT, ", %d incomplete", incomplete));
         }
-        out.println(summary.append(String.format(Locale.ROOT, "; %d executions", executionsRun)));
+        out.println(summary.append(String.format(Locale.ROOT, "; %d execution%s", executionsRun, executionsRun == 1 ? "" : "s")));
         double seconds = nanos / 1e9;
         out.println(String.format(Locale.ROOT, "time: %.2f s (%.0f executions/s)", seconds,
                 seconds > 0 ? executionsRun / seconds : 0.0));

@@ -292,8 +292,8 @@ public final class ModelCheck {
                     break; // the unbounded phase of AUTO finished: complete, no need for the bounded one
                 }
             }
-            if (budgetCut && describe.contains("complete")) {
-                // cut by the budget: unbounded, but not complete
+            if ((budgetCut || violation != null && !allViolations) && describe.contains("complete")) {
+                // cut by the budget or stopped at a violation: unbounded, but not complete
                 describe = describe.replace("complete", "unbounded");
             }
             if (unfinished != null) {

@@ -1,7 +1,11 @@
 package kmodel.verification;
 
+import com.google.common.base.Ticker;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.List;
+import java.util.function.Consumer;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.sched.DeterministicRuntime;
@@ -67,6 +71,10 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private Ticker ticker = Ticker.systemTicker();
+    private long timeBudgetNanos = -1;
+    private Consumer<Progress> progress;
+    private long progressPeriodNanos;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -163,6 +171,39 @@ public final class ModelCheck {
         return this;
     }
 
+    /**
+     * Stops the search when {@code budget} has passed (by the {@link #ticker(Ticker) ticker}),
+     * cleanly, between two executions: the result is {@code INCOMPLETE} (not complete) and says
+     * what was covered ({@link CheckResult#timeBudgetNote()}). A zero budget runs no execution.
+     */
+    public ModelCheck timeBudget(Duration budget) {
+        if (budget.isNegative()) {
+            throw new IllegalArgumentException("time budget must not be negative, got " + budget);
+        }
+        this.timeBudgetNanos = budget.toNanos();
+        return this;
+    }
+
+    /**
+     * The clock of the time budget and the progress reports (default: the system ticker). Tests
+     * inject a fake one: wall-clock time is never asserted.
+     */
+    public ModelCheck ticker(Ticker t) {
+        this.ticker = t;
+        return this;
+    }
+
+    /**
+     * Calls {@code listener} (on the checking thread, between executions) with a snapshot of the
+     * search at most once per {@code periodNanos}; for a progress line. The ticker is read only
+     * every few hundred to few thousand executions, so the explorer does not slow down.
+     */
+    public ModelCheck progress(Consumer<Progress> listener, long periodNanos) {
+        this.progress = listener;
+        this.progressPeriodNanos = periodNanos;
+        return this;
+    }
+
     /** Runs the check on a runtime thread (a virtual thread on JDK 21+). */
     public CheckResult run() {
         return DeterministicRuntime.callOnRuntimeThread(this::explore);
@@ -179,6 +220,10 @@ public final class ModelCheck {
         Schedule failing = null;
         Violation violation = null;
         boolean budgetCut = false;
+        boolean timeCut = false;
+        String timeNote = null;
+        Pacer pacer = new Pacer(ticker, timeBudgetNanos, progress, progressPeriodNanos, scenario.name());
+        boolean paced = pacer.active();
         String describe;
         try (DeterministicRuntime rt = new DeterministicRuntime()) {
             boolean unbounded = kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED;
@@ -199,6 +244,11 @@ public final class ModelCheck {
                     if (kind == Kind.EXHAUSTIVE && count >= budget) {
                         // An execution is left to explore and the budget is spent: not exhaustive.
                         budgetCut = true;
+                        break search;
+                    }
+                    if (paced && pacer.timeUp(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget)) {
+                        timeCut = true;
+                        timeNote = timeBudgetNote(s, bound, from, unbounded, count, budget);
                         break search;
                     }
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
@@ -222,7 +272,7 @@ public final class ModelCheck {
                     }
                 } while (s.advance());
             }
-            if (unbounded && budgetCut) {
+            if (unbounded && (budgetCut || timeCut)) {
                 // cut by the budget: unbounded, but not complete
                 describe = describe.replace("complete", "unbounded");
             }
@@ -244,10 +294,34 @@ public final class ModelCheck {
             }
             // Complete: not cut by the budget, not stopped at a violation. Random and PCT stop only
             // when their strategy has run every execution asked for, or at a violation.
-            boolean complete = !budgetCut && violation == null;
+            boolean complete = !budgetCut && !timeCut && violation == null;
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
-                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut);
+                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
+                    .timeBudgetReached(timeNote);
         }
+    }
+
+    /**
+     * What a search cut by the time budget covered: the preemption bounds finished and the
+     * estimated share of the one under way, or the share of the executions asked for.
+     */
+    private String timeBudgetNote(ExplorationStrategy s, int bound, int from, boolean unbounded, long count, long budget) {
+        double share = Pacer.explored(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget);
+        String about = Double.isNaN(share) || count == 0 ? ""
+                : String.format(Locale.ROOT, "about %.0f%% explored", Math.floor(100 * share));
+        if (kind != Kind.EXHAUSTIVE) {
+            return String.format(Locale.ROOT, "time budget reached after %,d of %,d executions", count, budget);
+        }
+        StringBuilder sb = new StringBuilder("time budget reached, not exhaustive");
+        if (!unbounded && bound > from) {
+            sb.append(String.format(Locale.ROOT, "; complete to preemption bound %d", bound - 1));
+            if (!about.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, ", bound %d %s", bound, about));
+            }
+        } else if (!about.isEmpty()) {
+            sb.append("; ").append(about);
+        }
+        return sb.toString();
     }
 
     private static void rethrowHarnessErrors(ExecutionResult r) {

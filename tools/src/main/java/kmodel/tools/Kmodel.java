@@ -76,7 +76,12 @@ public final class Kmodel implements Runnable {
 
     /** The configured command line (tests run it in-process with their own out/err writers). */
     public static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new Kmodel());
+        return commandLine(CommandLine.defaultFactory());
+    }
+
+    /** The configured command line, its commands made by {@code factory} (tests inject a fake clock so). */
+    static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine cmd = new CommandLine(new Kmodel(), factory);
         cmd.setParameterExceptionHandler(Kmodel::usageError);
         cmd.setExecutionExceptionHandler(Kmodel::executionError);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);

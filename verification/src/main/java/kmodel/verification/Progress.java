@@ -58,13 +58,15 @@ public final class Progress {
 
     /**
      * The progress line without its line control: {@code scenario  executions  rate  elapsed
-     * [strategy, share]}, e.g. {@code read-error  1,234,567 executions  45,678/s  0:27  bound 3 ~41%}.
+     * [strategy, share]}, e.g. {@code read-error  1,234,567 executions  45,678/s  0:27  bound 3  ~41%}.
      */
     public String line() {
         long s = elapsedNanos / 1_000_000_000L;
         String elapsed = s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
-        String where = strategy.replace("exhaustive, ", "");
+        // Short: "bound 3", "unbounded (source-DPOR ...)" (a search under way is not complete yet).
+        String where = strategy.replace("exhaustive, ", "").replace("preemption bound", "bound")
+                .replace("complete", "unbounded");
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s  %,d executions  %,.0f/s  %s  %s",
                 scenario, executions, rate(), elapsed, where));
         if (!Double.isNaN(explored)) {

@@ -107,7 +107,7 @@ class TimeBudgetModelCheck {
     }
 
     @Test
-    void progressReportsCountUpAndTheirEstimateGrowsToWardsTheWhole() {
+    void progressReportsCountUpAndTheirEstimateGrowsTowardsTheWhole() {
         List<Progress> reports = new ArrayList<>();
         CheckResult r = bound3().iterative(false).ticker(new SteppingTicker(MS)).progress(reports::add, 0).run();
         assertTrue(r.passed(), r::summaryLine);
@@ -122,7 +122,7 @@ class TimeBudgetModelCheck {
         Progress last = reports.get(reports.size() - 1);
         assertTrue(last.executions() < r.executions());
         assertEquals("textbook-waitqueue", last.scenario());
-        assertTrue(last.line().matches("textbook-waitqueue  [\\d,]+ executions  [\\d,]+/s  0:00  preemption bound 3  ~\\d+%"),
+        assertTrue(last.line().matches("textbook-waitqueue  [\\d,]+ executions  [\\d,]+/s  0:00  bound 3  ~\\d+%"),
                 last::line);
     }
 

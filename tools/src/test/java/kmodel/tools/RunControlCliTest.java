@@ -119,8 +119,8 @@ class RunControlCliTest {
 
     @Test
     void theProgressLineIsRewrittenOnStderrAndErasedBeforeTheResult() {
-        Run shown = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "3", "--progress");
-        Run silent = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "3", "--no-progress");
+        Run shown = kmodel("check", "--scenario", "textbook-waitqueue", "--progress");
+        Run silent = kmodel("check", "--scenario", "textbook-waitqueue", "--no-progress");
         assertEquals(0, shown.code, shown::toString);
         assertEquals(silent.outLines().subList(0, 2), shown.outLines().subList(0, 2), "stdout is the same");
         assertEquals("", silent.err);

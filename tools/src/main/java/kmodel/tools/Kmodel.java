@@ -33,6 +33,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         subcommands = {
             CheckCommand.class,
             ReplayCommand.class,
+            BenchCommand.class,
             BugsCommand.class,
             ScenariosCommand.class,
             OptionsCommand.class,

@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
  *   <li>Nanoseconds per scheduling point on the running JVM ({@link SchedulingPoints}), by JMH
  *       (one fork with {@code kmodel}'s JVM options) or, with {@code --no-jmh}, a plain timed loop.</li>
  * </ul>
+ * Before the first row, both searches run once on the first scenario for at most
+ * {@value #WARMUP} executions, unmeasured, so that the first row is not the JIT's warm-up.
  * Every figure is a measurement of this run, printed, never asserted; the executions columns are
  * deterministic (the same as {@code kmodel check} prints for the same search).
  */
@@ -55,12 +57,14 @@ import picocli.CommandLine.Spec;
         description = "Measure the checker: per scenario, executions with and without partial-order reduction "
                 + "(unbounded, each cut by the execution budget), complete or cut, executions/s and the reduction "
                 + "ratio; per catalog bug, the time to the first counterexample; nanoseconds per scheduling point "
-                + "on this JVM. Prints one report; takes a few minutes (--quick: well under one).")
+                + "on this JVM. Prints one report; takes a few minutes (--quick: a tenth of the budget, a shorter JMH run).")
 final class BenchCommand implements Callable<Integer> {
     /** Default execution budget of each search: keeps the whole bench to a few minutes on 2 cores. */
     static final long DEFAULT_BUDGET = 100_000;
     /** The budget under {@code --quick}. */
     static final long QUICK_BUDGET = 10_000;
+    /** Executions of each unmeasured warm-up search (on the first scenario). */
+    static final long WARMUP = 5_000;
 
     @Spec
     CommandSpec spec;
@@ -129,6 +133,9 @@ final class BenchCommand implements Callable<Integer> {
                 System.getProperty("java.version"),
                 DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads", budget));
         out.println();
+        // Warm-up, not measured: the JIT compiles the runtime and both searches before the first row.
+        unbounded(selected.get(0), Kconfig.defaults(), true, Math.min(budget, WARMUP), line, "warm-up ");
+        unbounded(selected.get(0), Kconfig.defaults(), false, Math.min(budget, WARMUP), line, "warm-up ");
         Table t = new Table("SCENARIO", "DPOR EXECS", "DPOR", "DPOR EXEC/S", "PLAIN EXECS", "PLAIN", "PLAIN EXEC/S",
                 "REDUCTION");
         for (Scenario<?> s : selected) {

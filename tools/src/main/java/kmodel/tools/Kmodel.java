@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code kmodel} command line: {@code check}, {@code replay}, {@code bugs},
+ * The {@code kmodel} command line: {@code check}, {@code replay}, {@code bench}, {@code bugs},
  * {@code scenarios}, {@code options}.
  *
  * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found

@@ -64,9 +64,12 @@ public final class Progress {
         long s = elapsedNanos / 1_000_000_000L;
         String elapsed = s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
-        // Short: "bound 3", "unbounded (source-DPOR ...)" (a search under way is not complete yet).
+        // Short, to fit a terminal line: "bound 3", "unbounded, dpor" (a search under way is not
+        // complete yet), "pct, depth 3, seed 1, 10000 executions".
         String where = strategy.replace("exhaustive, ", "").replace("preemption bound", "bound")
                 .replace("complete", "unbounded");
+        boolean dpor = where.contains("DPOR");
+        where = where.replaceAll(" \\(.*\\)", "") + (dpor ? ", dpor" : "");
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s  %,d executions  %,.0f/s  %s  %s",
                 scenario, executions, rate(), elapsed, where));
         if (!Double.isNaN(explored)) {

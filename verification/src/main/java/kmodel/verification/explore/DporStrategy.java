@@ -532,7 +532,7 @@ public final class DporStrategy implements ExplorationStrategy {
      * The share of the search already done, estimated along the current path as if every subtree
      * were the same size: at each decision, the branches explored before the current one out of
      * those known so far (done, plus backtrack points not asleep). Backtrack points are added as
-     * races are found, so the estimate runs ahead of the truth; it is for a progress line only.
+     * races are found, so the estimate is rough (ahead early, behind late); for a progress line only.
      */
     @Override
     public double explored() {

@@ -80,8 +80,8 @@ class RunControlCliTest {
         assertEquals(Kmodel.EXIT_INCONCLUSIVE, r.code, r::toString);
         List<String> lines = r.outLines();
         assertTrue(lines.get(0).matches("INCOMPLETE textbook-waitqueue  [1-9]\\d* executions, \\d+ outcomes?, exhaustive, "
-                + "preemption bound \\d \\(time budget reached, not exhaustive; .*\\)"), lines.get(0));
-        assertEquals("INCOMPLETE textbook-refcount  0 executions, 0 outcomes, exhaustive, preemption bound 0 "
+                + "preemption bound \\d \\(DPOR\\) \\(time budget reached, not exhaustive; .*\\)"), lines.get(0));
+        assertEquals("INCOMPLETE textbook-refcount  0 executions, 0 outcomes, exhaustive, preemption bound 0 (DPOR) "
                 + "(time budget reached, not exhaustive)", lines.get(1));
         assertTrue(lines.get(2).startsWith("2 scenarios: 0 passed, 0 failed, 2 incomplete; "), lines.get(2));
         assertEquals("", r.err);
@@ -130,7 +130,7 @@ class RunControlCliTest {
         assertTrue(frames.length > 3, frames.length + " frames");
         for (int i = 1; i < frames.length - 1; i++) {
             assertTrue(frames[i].matches("\\[1/1\\] textbook-waitqueue  [\\d,]+ executions  [\\d,]+/s  \\d+:\\d\\d  "
-                    + "bound \\d  ~\\d+%"), frames[i]);
+                    + "(bound \\d|unbounded), dpor  ~\\d+%"), frames[i]);
             assertTrue(frames[i].length() < 80, "fits an 80-column terminal: " + frames[i]);
         }
     }

@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.sched.DeterministicRuntime;
@@ -52,6 +54,18 @@ public final class ModelCheck {
     public static final int DEFAULT_PREEMPTIONS = 2;
     /** {@link #preemptions(int)}: no bound; the search is complete for the scenario when it finishes. */
     public static final int UNBOUNDED = -1;
+    /**
+     * {@link #preemptions(int)}: the default of the command line. First the unbounded reduced
+     * search with a budget of {@link #AUTO_UNBOUNDED_BUDGET} executions; a pass there is complete for
+     * the scenario. If that budget does not suffice, the reduced search with preemption bound
+     * {@link #AUTO_BOUND} (iterating 0, 1, ..., {@value #AUTO_BOUND}), within the execution budget.
+     * The executions of both phases are counted; the end states of both are reported.
+     */
+    public static final int AUTO = -2;
+    /** The unbounded phase's budget of {@link #AUTO}. */
+    public static final long AUTO_UNBOUNDED_BUDGET = 20_000;
+    /** The preemption bound {@link #AUTO} falls back to. */
+    public static final int AUTO_BOUND = 3;
     /** Default step bound per execution. */
     public static final long DEFAULT_STEPS = 20_000;
     /** Default execution budget of exhaustive search. */
@@ -71,6 +85,8 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private boolean allViolations;
+    private boolean naiveBound;
     private Ticker ticker = Ticker.systemTicker();
     private long timeBudgetNanos = -1;
     private Consumer<Progress> progress;
@@ -111,18 +127,34 @@ public final class ModelCheck {
     }
 
     /**
-     * Partial-order reduction (source-DPOR with sleep sets) for unbounded exhaustive search
-     * (default on). A bounded search is plain DFS either way: the reduction is not yet combined
-     * with a preemption bound.
+     * Partial-order reduction of exhaustive search (default on): source-DPOR with sleep sets when
+     * unbounded, bounded POR with a preemption bound ({@link DporStrategy}). Off: plain DFS.
      */
     public ModelCheck reduction(boolean on) {
         this.reduction = on;
         return this;
     }
 
+    /** DPOR naively combined with the preemption bound (no conservative points), for tests that must see it fail. */
+    ModelCheck naiveBoundForTesting() {
+        this.naiveBound = true;
+        return this;
+    }
+
     /** A deliberately unsound reduction (every step independent), for tests that must see it fail. */
     ModelCheck blindReductionForTesting() {
         this.blindReduction = true;
+        return this;
+    }
+
+    /**
+     * Exhaustive search goes on after a violation (default: it stops at the first), and every
+     * violating execution adds {@code !kind} (e.g. {@code !missed-wakeup}) to the outcomes, so two
+     * searches can be compared on every end state and every violation kind they reach. The
+     * result still reports the first violation and its counterexample.
+     */
+    public ModelCheck allViolations(boolean on) {
+        this.allViolations = on;
         return this;
     }
 
@@ -226,38 +258,48 @@ public final class ModelCheck {
         boolean paced = pacer.active();
         String describe;
         try (DeterministicRuntime rt = new DeterministicRuntime()) {
-            boolean unbounded = kind == Kind.EXHAUSTIVE && preemptions == UNBOUNDED;
-            int from = unbounded ? 0 : kind == Kind.EXHAUSTIVE && iterative ? 0 : preemptions;
-            int to = unbounded ? 0 : kind == Kind.EXHAUSTIVE ? preemptions : from;
             long budget = executions > 0 ? executions
                     : kind == Kind.EXHAUSTIVE ? DEFAULT_EXHAUSTIVE_BUDGET : DEFAULT_SAMPLED;
             describe = null;
+            String unfinished = null;
+            String lastFinished = null; // the last search (phase) that ran to its end, for the time-budget note
             search:
-            for (int bound = from; bound <= to; bound++) {
-                ExplorationStrategy s = unbounded
-                        ? (blindReduction ? DporStrategy.blindForTesting()
-                                : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE))
-                        : kind == Kind.EXHAUSTIVE ? new DfsStrategy(bound)
-                        : kind == Kind.PCT ? new PctStrategy(seed, depth, budget) : new RandomStrategy(seed, budget);
+            for (Phase phase : phases()) {
+                ExplorationStrategy s = phase.strategy(budget);
                 describe = s.describe();
+                long phaseBudget = phase.budget >= 0 ? Math.min(count + phase.budget, budget) : budget;
                 do {
-                    if (kind == Kind.EXHAUSTIVE && count >= budget) {
+                    if (kind == Kind.EXHAUSTIVE && count >= phaseBudget) {
                         // An execution is left to explore and the budget is spent: not exhaustive.
+                        if (phase.budget >= 0 && count < budget) {
+                            unfinished = "unbounded search not finished in " + String.format(java.util.Locale.ROOT, "%,d", phase.budget)
+                                    + " executions";
+                            continue search;
+                        }
                         budgetCut = true;
                         break search;
                     }
                     if (paced && pacer.timeUp(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget)) {
                         timeCut = true;
-                        timeNote = timeBudgetNote(s, bound, from, unbounded, count, budget);
+                        timeNote = timeBudgetNote(s, lastFinished, count, budget);
                         break search;
                     }
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
                     count++;
                     rethrowHarnessErrors(r);
+                    if ((r.violation() != null || r.stepBound() != null) && s instanceof DporStrategy) {
+                        ((DporStrategy) s).executionCut();
+                    }
                     if (r.violation() != null) {
-                        violation = r.violation();
-                        failing = s.schedule().copy();
-                        break search;
+                        if (violation == null) {
+                            violation = r.violation();
+                            failing = s.schedule().copy();
+                        }
+                        if (!allViolations) {
+                            break search;
+                        }
+                        outcomes.add("!" + r.violation().kind().label());
+                        continue;
                     }
                     if (r.pruned()) {
                         continue; // redundant: no end state, not an outcome
@@ -271,10 +313,17 @@ public final class ModelCheck {
                         outcomes.add(r.outcome());
                     }
                 } while (s.advance());
+                lastFinished = describe;
+                if (phase.budget >= 0) {
+                    break; // the unbounded phase of AUTO finished: complete, no need for the bounded one
+                }
             }
-            if (unbounded && (budgetCut || timeCut)) {
+            if ((budgetCut || timeCut) && describe.contains("complete")) {
                 // cut by the budget: unbounded, but not complete
                 describe = describe.replace("complete", "unbounded");
+            }
+            if (unfinished != null) {
+                describe = describe + "; " + unfinished;
             }
             List<TraceEvent> trace = List.of();
             String diagram = "";
@@ -301,22 +350,64 @@ public final class ModelCheck {
         }
     }
 
+    /** One search of a check: a strategy, and its own execution budget ({@code -1}: the check's). */
+    private static final class Phase {
+        final java.util.function.LongFunction<ExplorationStrategy> factory;
+        final long budget;
+
+        Phase(java.util.function.LongFunction<ExplorationStrategy> factory, long budget) {
+            this.factory = factory;
+            this.budget = budget;
+        }
+
+        ExplorationStrategy strategy(long checkBudget) {
+            return factory.apply(checkBudget);
+        }
+    }
+
+    /** The searches this check runs in turn, stopping at the first violation. */
+    private List<Phase> phases() {
+        List<Phase> phases = new java.util.ArrayList<>();
+        if (kind == Kind.PCT) {
+            phases.add(new Phase(b -> new PctStrategy(seed, depth, b), -1));
+        } else if (kind == Kind.RANDOM) {
+            phases.add(new Phase(b -> new RandomStrategy(seed, b), -1));
+        } else if (preemptions == UNBOUNDED || preemptions == AUTO) {
+            phases.add(new Phase(b -> blindReduction ? DporStrategy.blindForTesting()
+                    : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE),
+                    preemptions == AUTO ? AUTO_UNBOUNDED_BUDGET : -1));
+        }
+        if (kind == Kind.EXHAUSTIVE && preemptions != UNBOUNDED) {
+            int to = preemptions == AUTO ? AUTO_BOUND : preemptions;
+            for (int bound = iterative ? 0 : to; bound <= to; bound++) {
+                final int b = bound;
+                phases.add(new Phase(x -> naiveBound ? DporStrategy.naiveBoundForTesting(b)
+                        : reduction ? new DporStrategy(b) : new DfsStrategy(b), -1));
+            }
+        }
+        return phases;
+    }
+
+    private static final Pattern BOUND = Pattern.compile("preemption bound (\\d+)");
+
     /**
-     * What a search cut by the time budget covered: the preemption bounds finished and the
-     * estimated share of the one under way, or the share of the executions asked for.
+     * What a search cut by the time budget covered: the preemption bound last finished and the
+     * estimated share of the search under way, or the share of the executions asked for.
      */
-    private String timeBudgetNote(ExplorationStrategy s, int bound, int from, boolean unbounded, long count, long budget) {
-        double share = Pacer.explored(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget);
-        String about = Double.isNaN(share) || count == 0 ? ""
-                : String.format(Locale.ROOT, "about %.0f%% explored", Math.floor(100 * share));
+    private String timeBudgetNote(ExplorationStrategy s, String lastFinished, long count, long budget) {
         if (kind != Kind.EXHAUSTIVE) {
             return String.format(Locale.ROOT, "time budget reached after %,d of %,d executions", count, budget);
         }
+        double share = Pacer.explored(s, count, -1);
+        String about = Double.isNaN(share) || count == 0 ? ""
+                : String.format(Locale.ROOT, "about %.0f%% explored", Math.floor(100 * share));
         StringBuilder sb = new StringBuilder("time budget reached, not exhaustive");
-        if (!unbounded && bound > from) {
-            sb.append(String.format(Locale.ROOT, "; complete to preemption bound %d", bound - 1));
+        Matcher done = lastFinished == null ? null : BOUND.matcher(lastFinished);
+        Matcher now = BOUND.matcher(s.describe());
+        if (done != null && done.find() && now.find()) {
+            sb.append("; complete to preemption bound ").append(done.group(1));
             if (!about.isEmpty()) {
-                sb.append(String.format(Locale.ROOT, ", bound %d %s", bound, about));
+                sb.append(", bound ").append(now.group(1)).append(' ').append(about);
             }
         } else if (!about.isEmpty()) {
             sb.append("; ").append(about);

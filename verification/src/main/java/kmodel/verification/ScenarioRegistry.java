@@ -7,6 +7,7 @@ import java.util.List;
 import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
+import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -50,14 +51,19 @@ public final class ScenarioRegistry {
         return this;
     }
 
-    /** The scenario named {@code name}, or null. */
+    /**
+     * The scenario named {@code name}, or null. A name {@code swarm:<recipe>} is not registered but
+     * built from its recipe ({@link SwarmScenarios}), so that swarm replay tokens and
+     * {@code --scenario swarm:...} work; a bad recipe is an IllegalArgumentException with one line.
+     */
     public Scenario<?> find(String name) {
-        return byName.get(name);
+        Scenario<?> s = byName.get(name);
+        return s != null ? s : SwarmScenarios.fromName(name);
     }
 
     /** The scenario named {@code name}; IllegalArgumentException when unknown. */
     public Scenario<?> get(String name) {
-        Scenario<?> s = byName.get(name);
+        Scenario<?> s = find(name);
         if (s == null) {
             throw new IllegalArgumentException("unknown scenario '" + name + "' (see: kmodel scenarios)");
         }

@@ -47,7 +47,7 @@ class ExplorationBoundsModelCheck {
     }
 
     private static CheckResult atBound(Scenario<?> s, int bound) {
-        return ModelCheck.exhaustive(s).preemptions(bound).iterative(false).run();
+        return ModelCheck.exhaustive(s).preemptions(bound).iterative(false).reduction(false).run();
     }
 
     /**
@@ -100,7 +100,7 @@ class ExplorationBoundsModelCheck {
     @Test
     void theIteratedSearchRunsEveryBoundFromZero() {
         // Bounds 0, 1 and 2 in turn: 2 + 8 + 26 executions (each bound re-runs the ones below it).
-        CheckResult r = ModelCheck.exhaustive(twoTasksOfThreePoints()).preemptions(2).run();
+        CheckResult r = ModelCheck.exhaustive(twoTasksOfThreePoints()).preemptions(2).reduction(false).run();
         assertTrue(r.passed(), "clean and complete: " + r.summaryLine());
         assertEquals(2 + 8 + 26, r.executions());
         assertEquals(26, r.distinctOutcomes());
@@ -112,10 +112,10 @@ class ExplorationBoundsModelCheck {
         Scenario<?> s = TextbookScenarios.waitqueue();
         // The lost wake-up needs the waker to run between a waiter's test and its sleep: a
         // preemption. Without one every schedule is clean (10 of them, as in TextbookModelCheck).
-        CheckResult zero = ModelCheck.exhaustive(s).config(bug).preemptions(0).run();
+        CheckResult zero = ModelCheck.exhaustive(s).config(bug).preemptions(0).reduction(false).run();
         assertTrue(zero.passed(), "clean and complete: " + zero.summaryLine());
         assertEquals(10, zero.executions());
-        CheckResult one = ModelCheck.exhaustive(s).config(bug).preemptions(1).run();
+        CheckResult one = ModelCheck.exhaustive(s).config(bug).preemptions(1).reduction(false).run();
         assertEquals(ViolationKind.MISSED_WAKEUP, one.kind(), one::summaryLine);
         assertTrue(one.violation().getMessage().contains("sleeps in TASK_UNINTERRUPTIBLE waiting on q (cond)"),
                 one.violation()::summary);

@@ -123,7 +123,7 @@ class TimeBudgetModelCheck {
         Progress last = reports.get(reports.size() - 1);
         assertTrue(last.executions() < r.executions());
         assertEquals("textbook-waitqueue", last.scenario());
-        assertTrue(last.line().matches("textbook-waitqueue  [\\d,]+ executions  [\\d,]+/s  \\d:\\d\\d  bound 2  ~\\d+%"),
+        assertTrue(last.line().matches("textbook-waitqueue  [\\d,]+ executions  [\\d,]+/s  \\d:\\d\\d  bound 2, dpor  ~\\d+%"),
                 last::line);
     }
 

@@ -8,7 +8,8 @@ import java.util.HashMap;
 /**
  * Exhaustive search with dynamic partial-order reduction: source-DPOR with sleep sets (Abdulla,
  * Aronis, Jonsson and Sagonas, "Source Sets: A Foundation for Optimal Dynamic Partial Order
- * Reduction", JACM 2017, Algorithm 1), by stateless re-execution, without a preemption bound.
+ * Reduction", JACM 2017, Algorithm 1), by stateless re-execution; unbounded, or with a preemption
+ * bound (below).
  * It explores at least one execution of every Mazurkiewicz trace of the scenario, so every end
  * state, every deadlock and every violation an execution can reach is reached: a pass is
  * <em>complete</em> for the scenario.
@@ -46,11 +47,28 @@ import java.util.HashMap;
  * preemptions (which is not a guarantee: the iterative preemption-bounded search still gives the
  * fewest).
  *
+ * <h2>With a preemption bound</h2>
+ * {@link #DporStrategy(int)} explores only executions with at most that many preemptions, as plain
+ * DFS does with the same bound. Cutting DPOR off at the bound naively is unsound (Coons, Musuvathi
+ * and McKinley, "Bounded partial-order reduction", OOPSLA 2013): the reversal of a race may need a
+ * preemption the bound forbids at the race, yet be reachable with a switch made earlier. So, as in
+ * their BPOR and in tokio-rs/loom, every backtrack point added at a decision is also added at the
+ * start of the run of steps that led to it (the last decision at which another task had been
+ * running), where a switch costs no more than the one it replaces. Sleep sets are off with a
+ * bound (a task asleep may be needed on a path whose preemptions differ from its sibling's), and
+ * every initial of the reversed sequence is added rather than one (a source set's other members
+ * may cost more preemptions). The equivalence test checks the result against plain DFS on every
+ * scenario and catalog bug; {@link #naiveBoundForTesting} leaves the conservative points out and
+ * misses end states there.
+ *
+ * <h2>Cut executions</h2>
+ * An execution that stops early (a violation, the step bound) never showed the next steps of the
+ * tasks that were still runnable; {@link #executionCut()} takes them as dependent with everything.
+ *
  * <h2>Limits</h2>
- * No preemption bound: combining DPOR with a bound soundly needs the conservative backtrack points
- * of Coons, Musuvathi and McKinley (OOPSLA 2013), not done yet; with a bound the explorer uses
- * plain DFS. Reads are not told apart from writes, so two reads of one object are still ordered
- * both ways.
+ * Not optimal: no wakeup trees, so some executions end with every runnable task asleep and are
+ * pruned (sleep-set blocked). Reads are told apart from writes only for the read primitives that
+ * report themselves as reads.
  */
 public final class DporStrategy implements ExplorationStrategy {
     private static final int TASK = 0;
@@ -73,21 +91,34 @@ public final class DporStrategy implements ExplorationStrategy {
         final long[][] sleepFootprints;
         /** TASK: the footprint of each explored task's step from here, by task id. */
         long[][] doneFootprints = new long[4][];
+        /** TASK: the task that could have gone on running here (-1: it blocked or exited). */
+        final int current;
+        /** Preemptions on the path before this node. */
+        final int preemptionsBefore;
 
-        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints) {
+        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints, int current, int preemptionsBefore) {
             this.kind = TASK;
             this.enabled = enabled;
             this.values = 0;
             this.sleepTasks = sleepTasks;
             this.sleepFootprints = sleepFootprints;
+            this.current = current;
+            this.preemptionsBefore = preemptionsBefore;
         }
 
-        Node(int values) {
+        Node(int values, int preemptionsBefore) {
             this.kind = VALUE;
             this.enabled = null;
             this.values = values;
             this.sleepTasks = null;
             this.sleepFootprints = null;
+            this.current = -1;
+            this.preemptionsBefore = preemptionsBefore;
+        }
+
+        /** Preemptions a path through this node that picks {@code task} has used after it. */
+        int preemptionsAfter(int task) {
+            return preemptionsBefore + (current >= 0 && task != current ? 1 : 0);
         }
 
         boolean asleep(int task) {
@@ -139,6 +170,8 @@ public final class DporStrategy implements ExplorationStrategy {
     private final ArrayList<Node> stack = new ArrayList<>();
     private final Schedule schedule = new Schedule();
     private int depth;
+    /** Preemptions in the current execution so far. */
+    private int preemptions;
     /** Stack index of the TASK node whose choice is the step now running. */
     private int stepNode = -1;
 
@@ -159,13 +192,32 @@ public final class DporStrategy implements ExplorationStrategy {
 
     /** When set, every pair of steps is taken as independent: a broken search, for tests that must fail. */
     private final boolean blind;
+    /** The preemption bound; {@link Integer#MAX_VALUE}: none (then sleep sets are on). */
+    private final int bound;
+    /** When set with a bound, the conservative backtrack points are left out: unsound, for tests that must fail. */
+    private final boolean naiveBound;
 
+    /** Source-DPOR with sleep sets and no preemption bound: complete for the scenario. */
     public DporStrategy() {
-        this(false);
+        this(false, Integer.MAX_VALUE, false);
     }
 
-    private DporStrategy(boolean blind) {
+    /**
+     * DPOR with preemption bound {@code bound} (Coons, Musuvathi and McKinley's bounded POR, as
+     * tokio-rs/loom does it): explores every execution plain DFS with the same bound explores, up
+     * to reordering of independent steps.
+     */
+    public DporStrategy(int bound) {
+        this(false, bound, false);
+    }
+
+    private DporStrategy(boolean blind, int bound, boolean naiveBound) {
+        if (bound < 0) {
+            throw new IllegalArgumentException("negative preemption bound " + bound);
+        }
         this.blind = blind;
+        this.bound = bound;
+        this.naiveBound = naiveBound;
     }
 
     /**
@@ -173,7 +225,19 @@ public final class DporStrategy implements ExplorationStrategy {
      * backtracking): it must miss outcomes, which the equivalence tests show.
      */
     public static DporStrategy blindForTesting() {
-        return new DporStrategy(true);
+        return new DporStrategy(true, Integer.MAX_VALUE, false);
+    }
+
+    /**
+     * DPOR naively combined with a preemption bound (no conservative backtrack points): the
+     * combination Coons et al. show unsound, for tests that must see it miss what plain DFS finds.
+     */
+    public static DporStrategy naiveBoundForTesting(int bound) {
+        return new DporStrategy(false, bound, true);
+    }
+
+    private boolean bounded() {
+        return bound != Integer.MAX_VALUE;
     }
 
     @Override
@@ -184,6 +248,7 @@ public final class DporStrategy implements ExplorationStrategy {
     @Override
     public void beginExecution() {
         depth = 0;
+        preemptions = 0;
         stepNode = -1;
         schedule.clear();
         events = 0;
@@ -208,6 +273,7 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         stepNode = depth;
         depth++;
+        preemptions = node.preemptionsAfter(node.chosen);
         if (n > 1) {
             schedule.add(node.chosen);
         }
@@ -227,7 +293,9 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0) {
+        if (events > 0 && !bounded()) {
+            // Sleep sets only without a bound: a task put to sleep here may be needed on a path
+            // whose preemptions differ from the sibling's that explored it.
             Node prev = stack.get(evNode[events - 1]);
             long[] fp = evFootprint[events - 1];
             int prevTask = evTask[events - 1];
@@ -251,7 +319,7 @@ public final class DporStrategy implements ExplorationStrategy {
             sleepFps = Arrays.copyOf(sf, k);
         }
         int[] enabled = Arrays.copyOf(ids, n);
-        Node node = new Node(enabled, sleepTasks, sleepFps);
+        Node node = new Node(enabled, sleepTasks, sleepFps, current, preemptions);
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
@@ -312,7 +380,7 @@ public final class DporStrategy implements ExplorationStrategy {
                 throw new NondeterminismException(depth, "a data choice differs from the earlier execution");
             }
         } else {
-            node = new Node(n);
+            node = new Node(n, preemptions);
             stack.add(node);
         }
         depth++;
@@ -416,6 +484,46 @@ public final class DporStrategy implements ExplorationStrategy {
         }
     }
 
+    /**
+     * The execution just run was cut short (a violation, or the step bound) while tasks other than
+     * the one that took the last step could still run. Their next steps were never seen, so they
+     * are taken as dependent with everything: each races with every step of another task it is not
+     * ordered after (not only the last one: the unrun step may need a lock an earlier step took), and
+     * the races are reversed as usual. Without this, a search that goes
+     * on after violations ({@code ModelCheck.allViolations}) or past step-bound stops would never
+     * try the tasks a violation stopped before they ran.
+     */
+    public void executionCut() {
+        if (events == 0 || blind) {
+            return;
+        }
+        Node node = stack.get(evNode[events - 1]);
+        int last = evTask[events - 1];
+        for (int t : node.enabled) {
+            if (t == last) {
+                continue;
+            }
+            int k = events;
+            grow(k + 1, t + 1);
+            int prevOwn = taskLast[t];
+            int[] clock = new int[Math.max(t + 1, prevOwn >= 0 ? evClock[prevOwn].length : 0)];
+            if (prevOwn >= 0) {
+                join(clock, evClock[prevOwn]);
+            }
+            evTask[k] = t;
+            evLocal[k] = prevOwn >= 0 ? evLocal[prevOwn] + 1 : 1;
+            clock[t] = evLocal[k];
+            evClock[k] = clock;
+            evNode[k] = -1;
+            evFootprint[k] = NONE;
+            for (int j = 0; j < k; j++) {
+                if (evTask[j] != t && !happensBefore(j, clock)) {
+                    reverse(j, k);
+                }
+            }
+        }
+    }
+
     private void addCandidate(int j, int task) {
         if (j >= 0 && evTask[j] != task && !candidates.contains(j)) {
             candidates.add(j);
@@ -441,6 +549,10 @@ public final class DporStrategy implements ExplorationStrategy {
      * task that starts {@code notdep(j).k}, the sequence that runs {@code k} before {@code j}.
      */
     private void reverse(int j, int k) {
+        if (bounded()) {
+            reverseBounded(j, k);
+            return;
+        }
         Node node = stack.get(evNode[j]);
         int tj = evTask[j];
         // First local index, per task, of its steps in v = notdep(j).k, to test "some earlier step of
@@ -478,6 +590,86 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         if (!covered && chosenInitial >= 0) {
             node.backtrack.set(chosenInitial);
+        }
+    }
+
+    /**
+     * The bounded form of {@link #reverse}: every initial of {@code notdep(j).k} runnable before
+     * {@code j} is added there (all runnable tasks when none is), each only if the bound allows it;
+     * and, Coons et al.'s conservative branching, the same tasks at the start of the run of steps
+     * that leads to {@code j} (the last decision where another task had been running): a switch
+     * there costs no more than the one it replaces, so a reversal the bound forbids at {@code j}
+     * is still reached from there.
+     */
+    private void reverseBounded(int j, int k) {
+        int at = evNode[j];
+        Node node = stack.get(at);
+        int tj = evTask[j];
+        int[] firstInV = new int[taskLast.length];
+        int[] wanted = new int[taskLast.length];
+        int nWanted = 0;
+        for (int u = j + 1; u <= k; u++) {
+            if (u < k && happensBefore(j, evClock[u])) {
+                continue;
+            }
+            int tu = evTask[u];
+            boolean initial = firstInV[tu] == 0;
+            int[] cu = evClock[u];
+            for (int t = 0; t < firstInV.length && initial; t++) {
+                if (firstInV[t] != 0 && t < cu.length && cu[t] >= firstInV[t]) {
+                    initial = false;
+                }
+            }
+            if (firstInV[tu] == 0) {
+                firstInV[tu] = evLocal[u];
+            }
+            if (initial && tu != tj) {
+                wanted[nWanted++] = tu;
+            }
+        }
+        addBacktrack(node, wanted, nWanted);
+        if (naiveBound) {
+            return;
+        }
+        int c = previousTaskNode(at);
+        while (c >= 0) {
+            int p = previousTaskNode(c);
+            if (p < 0 || stack.get(p).chosen != stack.get(c).chosen) {
+                break;
+            }
+            c = p;
+        }
+        if (c >= 0) {
+            addBacktrack(stack.get(c), wanted, nWanted);
+        }
+    }
+
+    private int previousTaskNode(int i) {
+        for (int p = i - 1; p >= 0; p--) {
+            if (stack.get(p).kind == TASK) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */
+    private void addBacktrack(Node node, int[] tasks, int n) {
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            if (node.isEnabled(tasks[i])) {
+                any = true;
+                if (node.preemptionsAfter(tasks[i]) <= bound) {
+                    node.backtrack.set(tasks[i]);
+                }
+            }
+        }
+        if (!any) {
+            for (int t : node.enabled) {
+                if (node.preemptionsAfter(t) <= bound) {
+                    node.backtrack.set(t);
+                }
+            }
         }
     }
 
@@ -567,6 +759,7 @@ public final class DporStrategy implements ExplorationStrategy {
     /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
     @Override
     public String describe() {
-        return "exhaustive, complete (source-DPOR with sleep sets)";
+        return bounded() ? "exhaustive, preemption bound " + bound + " (DPOR)"
+                : "exhaustive, complete (source-DPOR with sleep sets)";
     }
 }

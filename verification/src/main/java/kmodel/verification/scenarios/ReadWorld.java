@@ -2,9 +2,12 @@ package kmodel.verification.scenarios;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import kmodel.fs.blockdev.Bdev;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.sched.Sched;
 import kmodel.mm.File;
 import kmodel.mm.FilemapRead;
 import kmodel.mm.Filemap;
@@ -26,7 +29,12 @@ final class ReadWorld {
     final Bdev bdev;
     final File file;
     /** One entry per read: the return value as an errno name or a byte count. */
-    final List<String> results = new ArrayList<>();
+    /**
+     * What each task's reads returned, by task name, in the task's own order. Kept per task so
+     * the outcome is a function of the end state, not of the order in which independent tasks
+     * happened to finish (which partial-order reduction does not, and need not, vary).
+     */
+    final Map<String, List<String>> results = new TreeMap<>();
 
     ReadWorld(int nrPages, int nrTags, int raPages) {
         bdev = Bdev.create(nrPages, nrTags, raPages);
@@ -61,7 +69,7 @@ final class ReadWorld {
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }
-        results.add(Errno.name(ret));
+        result(Errno.name(ret));
         return ret;
     }
 
@@ -109,7 +117,7 @@ final class ReadWorld {
         if (done > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) done);
         }
-        results.add(Errno.name(result) + "/" + retry.retries() + "cb");
+        result(Errno.name(result) + "/" + retry.retries() + "cb");
         return result;
     }
 
@@ -120,7 +128,15 @@ final class ReadWorld {
         bdev.mapping().allocator.waitTable().checkInvariants();
     }
 
+    private void result(String r) {
+        results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(r);
+    }
+
+    /** Each task's results, e.g. {@code r0=4096 r01=4096,-EIO}. */
     String outcome() {
-        return String.join(",", results);
+        StringBuilder sb = new StringBuilder();
+        results.forEach((task, rs) -> sb.append(sb.length() == 0 ? "" : " ").append(task).append('=')
+                .append(String.join(",", rs)));
+        return sb.toString();
     }
 }

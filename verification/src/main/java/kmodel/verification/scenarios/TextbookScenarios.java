@@ -7,6 +7,8 @@ import static kmodel.verification.catalog.BugCatalog.TEXTBOOK_SLEEP_HOLDING_SPIN
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.AtomicT;
@@ -43,7 +45,11 @@ public final class TextbookScenarios {
     static final class WaitWorld {
         final WaitQueueHead q = new WaitQueueHead("q");
         final Shared<Boolean> cond = new Shared<>("cond", false);
-        final List<String> finished = new ArrayList<>();
+        /**
+         * The waiters that got past the wait, by name: a set, so the outcome does not depend on
+         * the order in which the two (independent) waiters returned.
+         */
+        final SortedSet<String> finished = new TreeSet<>();
 
         /**
          * include/linux/wait.h: the open-coded {@code wait_event(q, cond)} loop: the state is set

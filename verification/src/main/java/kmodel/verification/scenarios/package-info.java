@@ -5,6 +5,16 @@
  * its own ({@code BlockScenarios}). Each scenario builds its world in its setup, names its tasks
  * and states its end-of-run checks; the runtime adds quiescence, lifetimes and lock checks.
  *
+ * <h2>Swarm scenarios</h2>
+ * {@code SwarmRecipe} is a small random world and task list drawn by {@code SwarmGenerator}
+ * from the model's own operations; {@code SwarmScenarios} turns it into a scenario named
+ * {@code swarm:<recipe>} over the read world, which {@code ScenarioRegistry} rebuilds from the
+ * name (replay tokens). Recipes are well-formed by construction, so a clean model passes them.
+ * The generator keeps truncation apart from reads: together they find a use-after-free (a read's
+ * bio completion calls {@code unlock_page()} without a page reference, and truncation frees the
+ * page before the completion's {@code wake_up_page_bit()}), reported in the README and not yet
+ * settled.
+ *
  * <h2>Harnesses standing in for later modules</h2>
  * Until {@code io-uring} exists, an IOCB_WAITQ read is issued by {@code ReadWorld.readAsync}:
  * {@code AsyncPageWaiter} (v5.10 {@code io_async_buf_func()}) queues a task_work retry, and the

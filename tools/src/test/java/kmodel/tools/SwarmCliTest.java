@@ -56,7 +56,7 @@ class SwarmCliTest {
         assertEquals(5, l.size(), r::toString);
         for (int i = 0; i < 3; i++) {
             assertTrue(l.get(i).startsWith("PASS #" + i + "  "), r::toString);
-            assertTrue(l.get(i).contains(", exhaustive, preemption bound 2  pages="), r::toString);
+            assertTrue(l.get(i).contains(", exhaustive, preemption bound 2 (DPOR)  pages="), r::toString);
         }
         assertTrue(l.get(3).startsWith("3 recipes (seed 1): 3 passed, 0 failed; "), r::toString);
         assertTrue(l.get(4).startsWith("time: "), r::toString);

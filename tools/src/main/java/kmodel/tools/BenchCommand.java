@@ -40,8 +40,9 @@ import picocli.CommandLine.Spec;
  *       cut ({@code budget}), executions per second, and the reduction ratio (plain executions
  *       over reduced ones; {@code >} when only the plain search was cut, so the true ratio is
  *       larger; {@code -} when the reduced search was cut too).</li>
- *   <li>Per catalog bug: executions and time to the first counterexample, by the default search
- *       (preemption bound 2, iterated from 0) and by the unbounded reduced search.</li>
+ *   <li>Per catalog bug: executions and time to the first counterexample, by the search at
+ *       preemption bound 2 ({@code BOUND 2}: iterated from 0, with {@link ModelCheck}'s default
+ *       reduction, bounded DPOR) and by the unbounded reduced search ({@code DPOR}).</li>
  *   <li>Nanoseconds per scheduling point on the running JVM ({@link SchedulingPoints}), by JMH
  *       (one fork with {@code kmodel}'s JVM options) or, with {@code --no-jmh}, a plain timed loop.</li>
  * </ul>

@@ -97,7 +97,23 @@ final class CheckCommand implements Callable<Integer> {
             description = "Exploration strategy (default: ${DEFAULT-VALUE}).")
     StrategyName strategy;
 
-    /** Parses {@code --preemptions}: a bound of 0 or more, {@code unbounded} or {@code auto}. */
+    /**
+     * The largest {@code --preemptions} bound: iterative bounding runs one search per bound
+     * 0..N, and a bound near {@code Integer.MAX_VALUE} would overflow that loop; no scenario
+     * needs more than a handful (use {@code unbounded} for every interleaving).
+     */
+    static final int MAX_PREEMPTIONS = 1000;
+
+    /**
+     * The largest PCT {@code --depth}: PCT draws {@code d - 1} priority change points per
+     * execution, so the depth sizes an array and a loop in every execution.
+     */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * Parses {@code --preemptions}: a bound from 0 to {@link #MAX_PREEMPTIONS}, {@code unbounded}
+     * or {@code auto}.
+     */
     static final class PreemptionsConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
@@ -108,16 +124,14 @@ final class CheckCommand implements Callable<Integer> {
             if (v.equalsIgnoreCase("auto")) {
                 return ModelCheck.AUTO;
             }
-            try {
+            if (v.matches("[0-9]{1,9}")) {
                 int n = Integer.parseInt(v);
-                if (n >= 0) {
+                if (n <= MAX_PREEMPTIONS) {
                     return n;
                 }
-            } catch (NumberFormatException e) {
-                // reported below
             }
-            throw new CommandLine.TypeConversionException("expected a bound of 0 or more, 'unbounded' or 'auto', got '"
-                    + value + "'");
+            throw new CommandLine.TypeConversionException("expected a bound from 0 to " + MAX_PREEMPTIONS
+                    + ", 'unbounded' or 'auto', got '" + value + "'");
         }
     }
 
@@ -146,9 +160,10 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--preemptions", paramLabel = "N|unbounded|auto", defaultValue = "auto",
             converter = PreemptionsConverter.class,
-            description = "Preemption bound of exhaustive search, iterated 0..N; 'unbounded' explores every "
-                    + "interleaving, and a finished search is complete for the scenario; 'auto' (the default) "
-                    + "tries unbounded within 20,000 executions, then falls back to bound 3.")
+            description = "Preemption bound of exhaustive search, iterated 0..N, N at most " + MAX_PREEMPTIONS
+                    + "; 'unbounded' explores every interleaving, and a finished search is complete for the "
+                    + "scenario; 'auto' (the default) tries unbounded within 20,000 executions, then falls back "
+                    + "to bound 3.")
     int preemptions;
 
     @Option(names = "--reduction", paramLabel = "dpor|none", defaultValue = "dpor",
@@ -168,7 +183,7 @@ final class CheckCommand implements Callable<Integer> {
     Long executions;
 
     @Option(names = "--depth", paramLabel = "D",
-            description = "PCT bug depth d (default: 3).")
+            description = "PCT bug depth d, 1 to " + MAX_DEPTH + " (default: 3).")
     Integer depth;
 
     @Option(names = "--steps", paramLabel = "N", defaultValue = "" + ModelCheck.DEFAULT_STEPS,
@@ -308,8 +323,8 @@ final class CheckCommand implements Callable<Integer> {
         if (executions != null && executions < 1) {
             throw new Kmodel.OneLine(cmd, "--executions must be 1 or more, got " + executions);
         }
-        if (depth != null && depth < 1) {
-            throw new Kmodel.OneLine(cmd, "--depth must be 1 or more, got " + depth);
+        if (depth != null && (depth < 1 || depth > MAX_DEPTH)) {
+            throw new Kmodel.OneLine(cmd, "--depth must be from 1 to " + MAX_DEPTH + ", got " + depth);
         }
         if (steps < 1) {
             throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);

@@ -9,7 +9,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -21,9 +20,11 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * (check, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
  * malformed value or replay token), 3 kmodel itself failed (a scenario that is not deterministic,
  * an internal error), 4 no violation but a check was inconclusive (check: an execution stopped at
- * the step bound, or the execution budget cut an exhaustive search). Errors are one line on
- * stderr, {@code kmodel: <what is wrong>}, plus at most a hint line for syntax errors; never a
- * stack trace unless {@code KMODEL_DEBUG} is set.
+ * the step bound, or the execution budget cut an exhaustive search). Errors are exactly one line
+ * on stderr, {@code kmodel: <what is wrong>} (for syntax errors ending in a {@code (try: ...
+ * --help)} hint), with control characters escaped; anything unexpected thrown inside kmodel, an
+ * {@link Error} included, is one line and exit 3; never a stack trace unless {@code KMODEL_DEBUG}
+ * is set (and not empty or 0). The input surfaces are fuzzed by {@code CliFuzzProperties}.
  */
 @Command(name = "kmodel",
         mixinStandardHelpOptions = true,
@@ -61,6 +62,9 @@ public final class Kmodel implements Runnable {
     @Spec
     CommandSpec spec;
 
+    /** Print stack traces of internal errors ({@code KMODEL_DEBUG}). */
+    private boolean debug;
+
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
@@ -69,23 +73,70 @@ public final class Kmodel implements Runnable {
 
     /** Runs the command line and exits with its code. */
     public static void main(String[] args) {
-        CommandLine cmd = commandLine();
-        int code = cmd.execute(args);
+        boolean debug = debugRequested(System.getenv("KMODEL_DEBUG"));
+        CommandLine cmd;
+        try {
+            cmd = commandLine(CommandLine.defaultFactory(), debug);
+        } catch (Throwable t) {
+            PrintWriter err = new PrintWriter(System.err, true);
+            System.exit(internalError(t, err, debug));
+            return;
+        }
+        int code = execute(cmd, args);
         cmd.getOut().flush();
         cmd.getErr().flush();
         System.exit(code);
     }
 
-    /** The configured command line (tests run it in-process with their own out/err writers). */
-    public static CommandLine commandLine() {
-        return commandLine(CommandLine.defaultFactory());
+    /** Whether {@code KMODEL_DEBUG} asks for stack traces: set, and neither empty nor 0. */
+    static boolean debugRequested(String value) {
+        return value != null && !value.isEmpty() && !value.equals("0");
     }
 
-    /** The configured command line, its commands made by {@code factory} (tests inject a fake clock so). */
-    static CommandLine commandLine(CommandLine.IFactory factory) {
-        CommandLine cmd = new CommandLine(new Kmodel(), factory);
+    /**
+     * Runs {@code cmd} on {@code args}: its exit code, and for anything thrown that picocli does
+     * not handle (an {@link Error} while parsing, say) one line and {@link #EXIT_INTERNAL}. Never
+     * throws.
+     */
+    static int execute(CommandLine cmd, String... args) {
+        try {
+            return cmd.execute(args);
+        } catch (Throwable t) {
+            boolean debug = cmd.getCommandSpec().userObject() instanceof Kmodel
+                    && ((Kmodel) cmd.getCommandSpec().userObject()).debug;
+            return internalError(t, cmd.getErr(), debug);
+        }
+    }
+
+    /** The configured command line (tests run it in-process with their own out/err writers). */
+    public static CommandLine commandLine() {
+        return commandLine(CommandLine.defaultFactory(), debugRequested(System.getenv("KMODEL_DEBUG")));
+    }
+
+    /**
+     * The command line with its commands made by {@code factory} (tests swap one in), printing
+     * stack traces of internal errors only when {@code debug}.
+     */
+    static CommandLine commandLine(CommandLine.IFactory factory, boolean debug) {
+        Kmodel root = new Kmodel();
+        root.debug = debug;
+        CommandLine cmd = new CommandLine(root, factory);
         cmd.setParameterExceptionHandler(Kmodel::usageError);
-        cmd.setExecutionExceptionHandler(Kmodel::executionError);
+        cmd.setExecutionExceptionHandler((ex, where, parsed) -> executionError(ex, where, debug));
+        // picocli wraps only Exceptions thrown by a command; an Error (OutOfMemoryError,
+        // StackOverflowError, AssertionError) would escape execute() with a JVM stack trace.
+        cmd.setExecutionStrategy(parsed -> {
+            try {
+                return new CommandLine.RunLast().execute(parsed);
+            } catch (CommandLine.ParameterException | CommandLine.ExecutionException e) {
+                throw e;
+            } catch (Error e) {
+                return internalError(e, cmd.getErr(), debug);
+            }
+        });
+        // "@file" arguments would make picocli read any file named on the command line (even
+        // /dev/zero, without end): kmodel takes no argument files.
+        cmd.setExpandAtFiles(false);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
         return cmd;
@@ -109,16 +160,14 @@ public final class Kmodel implements Runnable {
                 message += "; did you mean " + String.join(" or ", suggestions) + "?";
             }
         }
-        err.println("kmodel: " + oneLine(message));
-        if (!(ex instanceof OneLine)) {
-            err.println("try: " + where.getCommandSpec().qualifiedName() + " --help");
-        }
+        String hint = ex instanceof OneLine ? "" : " (try: " + where.getCommandSpec().qualifiedName() + " --help)";
+        err.println("kmodel: " + oneLine(message) + hint);
         err.flush();
         return EXIT_USAGE;
     }
 
     /** An exception thrown by a command. */
-    private static int executionError(Exception ex, CommandLine where, ParseResult parsed) {
+    private static int executionError(Exception ex, CommandLine where, boolean debug) {
         PrintWriter err = where.getErr();
         int code;
         String message;
@@ -133,21 +182,60 @@ public final class Kmodel implements Runnable {
             message = oneLine(ex.getMessage());
             code = EXIT_USAGE;
         } else {
-            message = "internal error: " + oneLine(String.valueOf(ex)) + " (set KMODEL_DEBUG=1 for the stack trace)";
-            code = EXIT_INTERNAL;
+            return internalError(ex, err, debug);
         }
         err.println("kmodel: " + message);
-        if (System.getenv("KMODEL_DEBUG") != null) {
+        if (debug) {
             ex.printStackTrace(err);
         }
         err.flush();
         return code;
     }
 
-    private static String oneLine(String s) {
+    /**
+     * Anything unexpected thrown inside kmodel, {@link Error}s included: one line naming it and
+     * {@link #EXIT_INTERNAL}; the stack trace follows only when {@code debug}.
+     */
+    static int internalError(Throwable t, PrintWriter err, boolean debug) {
+        err.println("kmodel: internal error: " + oneLine(String.valueOf(t))
+                + (debug ? "" : " (set KMODEL_DEBUG=1 for the stack trace)"));
+        if (debug) {
+            t.printStackTrace(err);
+        }
+        err.flush();
+        return EXIT_INTERNAL;
+    }
+
+    /** Most characters of a message line; longer messages (an echoed huge argument) are cut. */
+    static final int MAX_MESSAGE = 1000;
+
+    /**
+     * {@code s} as one line of printable text: line breaks and other control characters (which
+     * an echoed argument or token may hold) are escaped, not printed, and the line is cut at
+     * {@link #MAX_MESSAGE} characters.
+     */
+    static String oneLine(String s) {
         String t = s == null ? "" : s.strip();
-        int nl = t.indexOf('\n');
-        return nl < 0 ? t : t.substring(0, nl).strip();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < t.length(); i++) {
+            if (sb.length() >= MAX_MESSAGE) {
+                sb.append("... (").append(t.length() - i).append(" more characters)");
+                break;
+            }
+            char c = t.charAt(i);
+            if (c == '\n') {
+                sb.append("\\n");
+            } else if (c == '\r') {
+                sb.append("\\r");
+            } else if (c == '\t') {
+                sb.append("\\t");
+            } else if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029 || c == 0x85) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     static String commandNames(CommandLine cmd) {

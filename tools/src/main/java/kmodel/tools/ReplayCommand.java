@@ -2,8 +2,10 @@ package kmodel.tools;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import kmodel.verification.ModelCheck;
 import kmodel.verification.ScenarioRegistry;
+import kmodel.verification.trace.ReplayToken;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,6 +33,17 @@ final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Token text to token: {@link ReplayToken#decode} (tests swap in deliberately broken ones). */
+    private final Function<String, ReplayToken> decoder;
+
+    ReplayCommand() {
+        this(ReplayToken::decode);
+    }
+
+    ReplayCommand(Function<String, ReplayToken> decoder) {
+        this.decoder = decoder;
+    }
+
     @Parameters(paramLabel = "TOKEN", description = "The token from a 'replay: ./kmodel replay km1....' line.")
     String token;
 
@@ -42,7 +55,7 @@ final class ReplayCommand implements Callable<Integer> {
         CommandLine cmd = spec.commandLine();
         ModelCheck.Replay r;
         try {
-            r = ModelCheck.replay(token, ScenarioRegistry.everything(), verbose);
+            r = ModelCheck.replay(decoder.apply(token), ScenarioRegistry.everything(), verbose);
         } catch (IllegalArgumentException e) {
             // ReplayToken.MalformedTokenException, unknown scenario / bug / option.
             throw new Kmodel.OneLine(cmd, e.getMessage());

@@ -102,13 +102,9 @@ class KmodelCliTest {
         assertEquals(2, r.code, r::toString);
         assertEquals("", r.out, r::toString);
         List<String> err = r.errLines();
-        assertFalse(err.isEmpty(), r::toString);
-        assertTrue(err.size() <= 2, () -> "at most an error line and a hint line:\n" + r);
+        assertEquals(1, err.size(), () -> "exactly one line:\n" + r);
         assertTrue(err.get(0).startsWith("kmodel: "), r::toString);
         assertTrue(err.get(0).contains(mentions), () -> "the error names '" + mentions + "':\n" + r);
-        if (err.size() == 2) {
-            assertTrue(err.get(1).startsWith("try: kmodel"), r::toString);
-        }
         assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), () -> "no stack trace:\n" + r);
     }
 

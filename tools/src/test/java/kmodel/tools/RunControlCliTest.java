@@ -64,7 +64,7 @@ class RunControlCliTest {
                 return k;
             }
         };
-        CommandLine cmd = Kmodel.commandLine(factory);
+        CommandLine cmd = Kmodel.commandLine(factory, false);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cmd.setOut(new PrintWriter(out, true));

@@ -71,7 +71,10 @@ public final class KconfigTable {
         return c;
     }
 
-    /** Parses {@code Kconfig.canonical()} text back (replay tokens). */
+    /**
+     * Parses {@code Kconfig.canonical()} text back (replay tokens): every option known and in
+     * range, every bug in the catalog, and the text exactly the canonical form of the result.
+     */
     public static Kconfig parseCanonical(String text) {
         List<String> bugs = new ArrayList<>();
         TreeMap<String, Long> values = new TreeMap<>();
@@ -102,7 +105,14 @@ public final class KconfigTable {
                 values.put(o.name(), v);
             }
         }
-        return Kconfig.of(values, bugs);
+        Kconfig c = Kconfig.of(values, bugs);
+        // Tokens are written from Kconfig.canonical(): any other spelling (a repeated or
+        // unsorted entry, a CONFIG_ prefix, a leading zero) did not come from kmodel.
+        if (!c.canonical().equals(text)) {
+            throw new IllegalArgumentException("replay token's configuration is not in canonical form (expected '"
+                    + c.canonical() + "')");
+        }
+        return c;
     }
 
     private static String names() {

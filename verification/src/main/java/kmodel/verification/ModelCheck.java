@@ -469,7 +469,11 @@ public final class ModelCheck {
      * schedule does not fit the scenario.
      */
     public static Replay replay(String tokenText, ScenarioRegistry registry, boolean verbose) {
-        ReplayToken token = ReplayToken.decode(tokenText);
+        return replay(ReplayToken.decode(tokenText), registry, verbose);
+    }
+
+    /** {@link #replay(String, ScenarioRegistry, boolean)} of a token already decoded. */
+    public static Replay replay(ReplayToken token, ScenarioRegistry registry, boolean verbose) {
         Scenario<?> scenario = registry.find(token.scenario());
         if (scenario == null) {
             throw new IllegalArgumentException("replay token names unknown scenario '" + token.scenario() + "'");

@@ -3,7 +3,6 @@ package kmodel.verification.explore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashMap;
 
 /**
  * Exhaustive search with dynamic partial-order reduction: source-DPOR with sleep sets (Abdulla,
@@ -95,6 +94,18 @@ public final class DporStrategy implements ExplorationStrategy {
         final int current;
         /** Preemptions on the path before this node. */
         final int preemptionsBefore;
+        /** TASK, bounded search: stack index of the previous TASK decision (-1: none). */
+        int prevTask = -1;
+        /**
+         * TASK, bounded search: stack index of the first decision of the run of decisions that
+         * picked the same task as this one, ending here; set when the next decision is made (this
+         * node's pick is fixed for everything below it).
+         */
+        int runStart = -1;
+        /** TASK, bounded search: the conservative backtrack point of a race here (-1: none). */
+        int conservative = -1;
+        /** TASK, bounded search: runnable tasks the bound allows here that are not yet in the backtrack set. */
+        int missing;
 
         Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints, int current, int preemptionsBefore) {
             this.kind = TASK;
@@ -184,9 +195,44 @@ public final class DporStrategy implements ExplorationStrategy {
     private int events;
     private int[] taskLast = new int[16];
     /** Per object (by uid), the steps of this execution that accessed it last. */
-    private final HashMap<Long, Access> lastAccess = new HashMap<>();
-    private final ArrayList<Integer> candidates = new ArrayList<>();
-    private final ArrayList<Integer> hbOnly = new ArrayList<>();
+    private final AccessMap lastAccess = new AccessMap();
+    /** Scratch of {@link #stepDone}: race candidates, and steps that only order the step (releases). */
+    private final IntList candidates = new IntList();
+    private final IntList hbOnly = new IntList();
+
+    /** A growable list of ints, reused from step to step. */
+    private static final class IntList {
+        private int[] a = new int[16];
+        private int n;
+
+        void clear() {
+            n = 0;
+        }
+
+        int size() {
+            return n;
+        }
+
+        int get(int i) {
+            return a[i];
+        }
+
+        void add(int x) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = x;
+        }
+
+        boolean contains(int x) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
     private boolean[] raceFlags = new boolean[8];
 
 
@@ -250,6 +296,7 @@ public final class DporStrategy implements ExplorationStrategy {
         depth = 0;
         preemptions = 0;
         stepNode = -1;
+        lastTaskNode = -1;
         schedule.clear();
         events = 0;
         Arrays.fill(taskLast, -1);
@@ -272,6 +319,7 @@ public final class DporStrategy implements ExplorationStrategy {
             stack.add(node);
         }
         stepNode = depth;
+        lastTaskNode = depth;
         depth++;
         preemptions = node.preemptionsAfter(node.chosen);
         if (n > 1) {
@@ -290,6 +338,9 @@ public final class DporStrategy implements ExplorationStrategy {
     }
 
     /** A fresh decision: its sleep set comes from the step before it; null when all runnable tasks sleep. */
+    /** Stack index of the last TASK decision of this execution, for the bounded search's runs. */
+    private int lastTaskNode = -1;
+
     private Node newTaskNode(int[] ids, int n, int current) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
@@ -320,6 +371,21 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         int[] enabled = Arrays.copyOf(ids, n);
         Node node = new Node(enabled, sleepTasks, sleepFps, current, preemptions);
+        if (bounded()) {
+            int p = lastTaskNode;
+            if (p >= 0) {
+                Node prev = stack.get(p);
+                int pp = prev.prevTask;
+                prev.runStart = pp >= 0 && stack.get(pp).chosen == prev.chosen ? stack.get(pp).runStart : p;
+                node.conservative = prev.runStart;
+            }
+            node.prevTask = p;
+            for (int t : enabled) {
+                if (node.preemptionsAfter(t) <= bound) {
+                    node.missing++;
+                }
+            }
+        }
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
@@ -337,6 +403,9 @@ public final class DporStrategy implements ExplorationStrategy {
         node.chosen = pick;
         node.backtrack.set(pick);
         node.done.set(pick);
+        if (bounded()) {
+            node.missing--; // the first pick is free, so always within the bound
+        }
         return node;
     }
 
@@ -363,11 +432,97 @@ public final class DporStrategy implements ExplorationStrategy {
         int[] reads = new int[4];
         int nReads;
 
+        void reset() {
+            lastWrite = -1;
+            lastAcquire = -1;
+            nReads = 0;
+        }
+
         void addRead(int e) {
             if (nReads == reads.length) {
                 reads = Arrays.copyOf(reads, nReads * 2);
             }
             reads[nReads++] = e;
+        }
+    }
+
+    /**
+     * Object uid to its {@link Access}, for one execution: open addressing over primitive keys, and
+     * cleared in O(1) by a generation count, so the hot path neither boxes nor allocates (a
+     * {@code HashMap<Long, Access>} was a sixth of the reduced search's time).
+     */
+    private static final class AccessMap {
+        private long[] keys = new long[256];
+        private Access[] values = new Access[256];
+        private int[] generation = new int[256];
+        private int current = 1;
+        private int size;
+
+        void clear() {
+            current++;
+            size = 0;
+        }
+
+        Access get(long key) {
+            int mask = keys.length - 1;
+            for (int i = hash(key) & mask; generation[i] == current; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            return null;
+        }
+
+        Access getOrAdd(long key) {
+            int mask = keys.length - 1;
+            int i = hash(key) & mask;
+            for (; generation[i] == current; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            if (2 * (size + 1) > keys.length) {
+                grow();
+                return getOrAdd(key);
+            }
+            generation[i] = current;
+            keys[i] = key;
+            Access a = values[i];
+            if (a == null) {
+                a = new Access();
+                values[i] = a;
+            } else {
+                a.reset();
+            }
+            size++;
+            return a;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            Access[] oldValues = values;
+            int[] oldGen = generation;
+            int n = oldKeys.length * 2;
+            keys = new long[n];
+            values = new Access[n];
+            generation = new int[n];
+            int mask = n - 1;
+            for (int j = 0; j < oldKeys.length; j++) {
+                if (oldGen[j] == current) {
+                    int i = hash(oldKeys[j]) & mask;
+                    while (generation[i] == current) {
+                        i = (i + 1) & mask;
+                    }
+                    generation[i] = current;
+                    keys[i] = oldKeys[j];
+                    values[i] = oldValues[j];
+                }
+            }
+        }
+
+        private static int hash(long key) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
         }
     }
 
@@ -462,11 +617,7 @@ public final class DporStrategy implements ExplorationStrategy {
         events = k + 1;
         taskLast[task] = k;
         for (long o : fp) {
-            Access a = lastAccess.get(o >> 2);
-            if (a == null) {
-                a = new Access();
-                lastAccess.put(o >> 2, a);
-            }
+            Access a = lastAccess.getOrAdd(o >> 2);
             if ((o & 3) == READ) {
                 a.addRead(k);
             } else {
@@ -604,9 +755,16 @@ public final class DporStrategy implements ExplorationStrategy {
     private void reverseBounded(int j, int k) {
         int at = evNode[j];
         Node node = stack.get(at);
+        Node cons = naiveBound || node.conservative < 0 ? null : stack.get(node.conservative);
+        if (node.missing == 0 && (cons == null || cons.missing == 0)) {
+            return; // every task the bound allows is already tried at both points
+        }
         int tj = evTask[j];
-        int[] firstInV = new int[taskLast.length];
-        int[] wanted = new int[taskLast.length];
+        if (firstInV.length < taskLast.length) {
+            firstInV = new int[taskLast.length];
+            wanted = new int[taskLast.length];
+        }
+        Arrays.fill(firstInV, 0);
         int nWanted = 0;
         for (int u = j + 1; u <= k; u++) {
             if (u < k && happensBefore(j, evClock[u])) {
@@ -628,30 +786,13 @@ public final class DporStrategy implements ExplorationStrategy {
             }
         }
         addBacktrack(node, wanted, nWanted);
-        if (naiveBound) {
-            return;
-        }
-        int c = previousTaskNode(at);
-        while (c >= 0) {
-            int p = previousTaskNode(c);
-            if (p < 0 || stack.get(p).chosen != stack.get(c).chosen) {
-                break;
-            }
-            c = p;
-        }
-        if (c >= 0) {
-            addBacktrack(stack.get(c), wanted, nWanted);
+        if (cons != null) {
+            addBacktrack(cons, wanted, nWanted);
         }
     }
 
-    private int previousTaskNode(int i) {
-        for (int p = i - 1; p >= 0; p--) {
-            if (stack.get(p).kind == TASK) {
-                return p;
-            }
-        }
-        return -1;
-    }
+    private int[] firstInV = new int[16];
+    private int[] wanted = new int[16];
 
     /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */
     private void addBacktrack(Node node, int[] tasks, int n) {
@@ -659,17 +800,20 @@ public final class DporStrategy implements ExplorationStrategy {
         for (int i = 0; i < n; i++) {
             if (node.isEnabled(tasks[i])) {
                 any = true;
-                if (node.preemptionsAfter(tasks[i]) <= bound) {
-                    node.backtrack.set(tasks[i]);
-                }
+                addBacktrack(node, tasks[i]);
             }
         }
         if (!any) {
             for (int t : node.enabled) {
-                if (node.preemptionsAfter(t) <= bound) {
-                    node.backtrack.set(t);
-                }
+                addBacktrack(node, t);
             }
+        }
+    }
+
+    private void addBacktrack(Node node, int t) {
+        if (node.preemptionsAfter(t) <= bound && !node.backtrack.get(t)) {
+            node.backtrack.set(t);
+            node.missing--;
         }
     }
 

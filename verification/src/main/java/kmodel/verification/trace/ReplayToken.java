@@ -2,11 +2,10 @@ package kmodel.verification.trace;
 
 import com.google.common.hash.Hashing;
 import com.google.common.io.BaseEncoding;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -19,11 +18,17 @@ import kmodel.verification.explore.Schedule;
  * {@code [version][scenario][config][n][decision...]} (strings in modified UTF-8, numbers as
  * unsigned varints) and crc is the CRC-32 of the undeflated bytes, in hex. Decoding checks the
  * prefix, the encoding and the checksum before anything is run, and fails with one line saying
- * what is wrong.
+ * what is wrong. The decoder is hardened against hostile input (fuzzed by {@code
+ * ReplayTokenFuzzProperties} and the CLI's {@code CliFuzzProperties}): see {@link #decode}.
  */
 public final class ReplayToken {
     private static final String PREFIX = "km1";
     private static final int VERSION = 1;
+    /**
+     * The most bytes a payload may inflate to: 1 MiB, some 200,000 decisions and more, far
+     * beyond what a replay at the default step bound can use.
+     */
+    public static final int MAX_RAW_BYTES = 1 << 20;
 
     private final String scenario;
     private final String config;
@@ -92,7 +97,15 @@ public final class ReplayToken {
         }
     }
 
-    /** Decodes {@code token}, or throws {@link MalformedTokenException} with a one-line reason. */
+    /**
+     * Decodes {@code token}, or throws {@link MalformedTokenException} with a one-line reason.
+     *
+     * <p>Nothing the token claims is trusted before it is checked: the payload is inflated to at
+     * most {@link #MAX_RAW_BYTES} bytes (a decompression bomb is refused, not expanded), every
+     * length and count is checked against the bytes that actually follow before anything is
+     * allocated for it, and the bytes must be exactly what {@link #encode()} writes for the
+     * decoded contents (no trailing bytes, no overlong numbers, no second spelling of a token).
+     */
     public static ReplayToken decode(String token) {
         String t = token.trim();
         String[] parts = t.split("\\.", -1);
@@ -104,61 +117,148 @@ public final class ReplayToken {
         try {
             deflated = BaseEncoding.base64Url().omitPadding().decode(parts[1]);
         } catch (IllegalArgumentException e) {
-            throw new MalformedTokenException("malformed replay token: payload is not base64url (" + e.getMessage() + ")");
+            throw new MalformedTokenException("malformed replay token: payload is not base64url");
         }
-        byte[] raw;
+        byte[] raw = inflate(deflated);
+        String crc = String.format("%08x", Hashing.crc32().hashBytes(raw).asInt());
+        if (!crc.equals(parts[2])) {
+            throw new MalformedTokenException("malformed replay token: checksum mismatch (expected " + crc + ", token says '"
+                    + abbreviate(parts[2]) + "'): it was damaged or truncated");
+        }
+        Reader in = new Reader(raw);
+        int version = in.readByte("the version");
+        if (version != VERSION) {
+            throw new MalformedTokenException("replay token version " + version + " is not supported (this kmodel reads "
+                    + VERSION + ")");
+        }
+        String scenario = in.readName("the scenario name");
+        String config = in.readName("the configuration");
+        int n = in.readVarint("the number of decisions");
+        // Every decision takes at least one byte: a count larger than the bytes left is a lie,
+        // refused before the array is allocated.
+        if (n > in.remaining()) {
+            throw new MalformedTokenException("malformed replay token: it claims " + n + " decisions but only "
+                    + in.remaining() + " bytes follow");
+        }
+        int[] d = new int[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = in.readVarint("decision " + i);
+        }
+        if (in.remaining() != 0) {
+            throw new MalformedTokenException("malformed replay token: " + in.remaining()
+                    + " trailing bytes after the schedule");
+        }
+        ReplayToken decoded = new ReplayToken(scenario, config, Schedule.of(d));
+        if (!Arrays.equals(decoded.rawBytes(), raw)) {
+            throw new MalformedTokenException("malformed replay token: not in the form kmodel writes (an overlong number"
+                    + " or string encoding)");
+        }
+        return decoded;
+    }
+
+    /**
+     * Inflates the payload, refusing more than {@link #MAX_RAW_BYTES} bytes of output (checked
+     * before each write, so at most that much is ever held) and bytes after the end of the
+     * compressed stream.
+     */
+    private static byte[] inflate(byte[] deflated) {
+        Inflater inf = new Inflater();
         try {
-            Inflater inf = new Inflater();
             inf.setInput(deflated);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buf = new byte[4096];
             while (!inf.finished()) {
                 int n = inf.inflate(buf);
                 if (n == 0 && (inf.needsInput() || inf.needsDictionary())) {
-                    inf.end();
                     throw new MalformedTokenException("malformed replay token: payload is truncated");
                 }
-                out.write(buf, 0, n);
-                if (out.size() > (1 << 26)) {
-                    inf.end();
-                    throw new MalformedTokenException("malformed replay token: payload too large");
+                if (out.size() + n > MAX_RAW_BYTES) {
+                    throw new MalformedTokenException("malformed replay token: payload inflates to more than "
+                            + MAX_RAW_BYTES + " bytes");
                 }
+                out.write(buf, 0, n);
             }
-            inf.end();
-            raw = out.toByteArray();
+            if (inf.getRemaining() != 0) {
+                throw new MalformedTokenException("malformed replay token: " + inf.getRemaining()
+                        + " bytes after the end of the compressed payload");
+            }
+            return out.toByteArray();
         } catch (DataFormatException e) {
-            throw new MalformedTokenException("malformed replay token: payload is damaged (" + e.getMessage() + ")");
-        }
-        String crc = String.format("%08x", Hashing.crc32().hashBytes(raw).asInt());
-        if (!crc.equals(parts[2])) {
-            throw new MalformedTokenException("malformed replay token: checksum mismatch (expected " + crc + ", token says '"
-                    + abbreviate(parts[2]) + "'): it was damaged or truncated");
-        }
-        try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(raw));
-            int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new MalformedTokenException("replay token version " + version + " is not supported (this kmodel reads "
-                        + VERSION + ")");
-            }
-            String scenario = in.readUTF();
-            String config = in.readUTF();
-            int n = readVarint(in);
-            int[] d = new int[n];
-            for (int i = 0; i < n; i++) {
-                d[i] = readVarint(in);
-            }
-            if (in.available() != 0) {
-                throw new MalformedTokenException("malformed replay token: trailing bytes after the schedule");
-            }
-            return new ReplayToken(scenario, config, Schedule.of(d));
-        } catch (IOException e) {
-            throw new MalformedTokenException("malformed replay token: payload ends early");
+            throw new MalformedTokenException("malformed replay token: payload is damaged (not deflate data)");
+        } finally {
+            inf.end();
         }
     }
 
+    /** Reads the undeflated bytes with every length checked against what is left. */
+    private static final class Reader {
+        private final byte[] b;
+        private int pos;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        int remaining() {
+            return b.length - pos;
+        }
+
+        int readByte(String what) {
+            if (pos >= b.length) {
+                throw new MalformedTokenException("malformed replay token: payload ends before " + what);
+            }
+            return b[pos++] & 0xff;
+        }
+
+        /** A {@link DataOutputStream#writeUTF} string of printable ASCII (names and settings are). */
+        String readName(String what) {
+            int len = (readByte(what) << 8) | readByte(what);
+            if (len > remaining()) {
+                throw new MalformedTokenException("malformed replay token: " + what + " claims " + len
+                        + " bytes but only " + remaining() + " follow");
+            }
+            StringBuilder sb = new StringBuilder(len);
+            for (int i = 0; i < len; i++) {
+                int c = b[pos++] & 0xff;
+                if (c < 0x20 || c > 0x7e) {
+                    throw new MalformedTokenException("malformed replay token: " + what
+                            + " holds a byte that is not printable ASCII (0x" + Integer.toHexString(c) + ")");
+                }
+                sb.append((char) c);
+            }
+            return sb.toString();
+        }
+
+        /** An unsigned varint of at most 31 bits (at most five bytes). */
+        int readVarint(String what) {
+            long result = 0;
+            for (int shift = 0; shift < 35; shift += 7) {
+                int x = readByte(what);
+                result |= (long) (x & 0x7f) << shift;
+                if ((x & 0x80) == 0) {
+                    if (result > Integer.MAX_VALUE) {
+                        throw new MalformedTokenException("malformed replay token: " + what + " is out of range ("
+                                + result + ")");
+                    }
+                    return (int) result;
+                }
+            }
+            throw new MalformedTokenException("malformed replay token: " + what + " is a number longer than five bytes");
+        }
+    }
+
+    /** At most 24 characters of {@code s}, for a message; anything but printable ASCII is escaped (backslash-u). */
     private static String abbreviate(String s) {
-        return s.length() <= 24 ? s : s.substring(0, 24) + "...";
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 24; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c <= 0x7e) {
+                sb.append(c);
+            } else {
+                sb.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return s.length() <= 24 ? sb.toString() : sb + "...";
     }
 
     private static void writeVarint(DataOutputStream out, int v) throws IOException {
@@ -168,22 +268,5 @@ public final class ReplayToken {
             x >>>= 7;
         }
         out.writeByte(x);
-    }
-
-    private static int readVarint(DataInputStream in) throws IOException {
-        int shift = 0;
-        int result = 0;
-        while (shift < 35) {
-            int b = in.readUnsignedByte();
-            result |= (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                if (result < 0) {
-                    throw new MalformedTokenException("malformed replay token: negative number in the schedule");
-                }
-                return result;
-            }
-            shift += 7;
-        }
-        throw new MalformedTokenException("malformed replay token: number too long in the schedule");
     }
 }

@@ -101,6 +101,7 @@ public final class BlkCore {
     static void __submitBioNoacctMq(Bio bio) {
         ArrayList<Bio> bioList = new ArrayList<>();
         do {
+            Kernel.rt().loopStep("__submit_bio_noacct_mq");
             BlkMq.blkMqSubmitBio(bio, bioList);
             bio = bioList.isEmpty() ? null : bioList.remove(0);
         } while (bio != null);
@@ -192,6 +193,8 @@ public final class BlkCore {
         }
         int totalBytes = 0;
         while (req.bio != null) {
+            /* Counted against the step bound: a corrupted (cyclic) bi_next chain ends there. */
+            Kernel.rt().loopStep("blk_update_request");
             Bio bio = req.bio;
             int bioBytes = Math.min(bio.biIter.biSize, nrBytes);
             if (bioBytes == bio.biIter.biSize) {

@@ -24,7 +24,11 @@
  *   <li>{@code spin_lock_irq}/{@code _irqsave} behave like {@code spin_lock}: interrupt handlers
  *       are tasks that may run "on another CPU"; lockdep's irq-safety rules are not checked.</li>
  *   <li>Signals: only SIGKILL (fatal) and the TWA_SIGNAL notification are modelled.</li>
- *   <li>The free-running runtime is minimal (no quiescence detection, no trace).</li>
+ *   <li>The free-running runtime is minimal (no quiescence detection, no trace, no step bound:
+ *       {@link kmodel.kernel.sched.Runtime#loopStep} is free there).</li>
+ *   <li>List checks are those of {@code CONFIG_DEBUG_LIST} with
+ *       {@code CONFIG_BUG_ON_DATA_CORRUPTION} ({@link kmodel.kernel.wait.ListHead}), always on;
+ *       the task_work double-add check is the model's own (the kernel has none).</li>
  * </ul>
  */
 package kmodel.kernel;

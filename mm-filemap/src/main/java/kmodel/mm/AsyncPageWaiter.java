@@ -145,7 +145,7 @@ public final class AsyncPageWaiter {
     /** fs/io_uring.c: {@code io_req_task_work_add()} (v5.10, not SQPOLL): TWA_SIGNAL, then wake the task. */
     private static int taskWorkAdd(AsyncPageWaiter req) {
         Task tsk = req.task;
-        if ((tsk.flags() & Task.PF_EXITING) != 0) {
+        if (Sched.taskExiting(tsk)) {
             return -Errno.ESRCH;
         }
         int ret = Sched.taskWorkAdd(tsk, req.retry, Sched.TWA_SIGNAL);

@@ -25,6 +25,9 @@ final class ScenariosCommand implements Callable<Integer> {
         for (Scenario<?> s : ScenarioRegistry.findings().all()) {
             t.row(s.name(), s.description() + " [finding: fails on purpose; not run by default]");
         }
+        for (Scenario<?> s : ScenarioRegistry.large().all()) {
+            t.row(s.name(), s.description() + " [large: run with --preemptions unbounded; not run by default]");
+        }
         t.print(spec.commandLine().getOut());
         return 0;
     }

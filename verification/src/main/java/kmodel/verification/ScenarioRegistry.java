@@ -34,10 +34,27 @@ public final class ScenarioRegistry {
         return r;
     }
 
-    /** {@link #standard()} plus {@link #findings()}: what {@code --scenario} and replay tokens may name. */
+    /**
+     * Scenarios too large for plain DFS at the default preemption bound (eight tasks and more),
+     * which partial-order reduction finishes: {@code kmodel check} runs them only when named,
+     * with {@code --preemptions unbounded}.
+     */
+    public static ScenarioRegistry large() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        PageLockScenarios.registerLarge(r);
+        return r;
+    }
+
+    /**
+     * {@link #standard()} plus {@link #findings()} and {@link #large()}: what {@code --scenario}
+     * and replay tokens may name.
+     */
     public static ScenarioRegistry everything() {
         ScenarioRegistry r = standard();
         for (Scenario<?> s : findings().all()) {
+            r.register(s);
+        }
+        for (Scenario<?> s : large().all()) {
             r.register(s);
         }
         return r;

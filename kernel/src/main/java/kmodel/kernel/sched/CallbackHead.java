@@ -4,6 +4,12 @@ package kmodel.kernel.sched;
 public class CallbackHead {
     /** Next item on the owning task's LIFO list; written by task_work_add() before publication. */
     CallbackHead next;
+    /**
+     * The task whose list holds this item, or null: model bookkeeping for the double-add check
+     * of {@link Sched#taskWorkAdd} (the kernel keeps none). Set by task_work_add(), cleared by
+     * task_work_run() before it calls {@link #func} (which may queue the item again).
+     */
+    Task queuedOn;
     /** The function task_work_run() calls. */
     public TaskWorkFunc func;
     /** A name for traces. */

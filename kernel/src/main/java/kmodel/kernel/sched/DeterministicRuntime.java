@@ -91,6 +91,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private Kconfig config = Kconfig.defaults();
     private Lifetimes lifetimes = new Lifetimes();
     private long steps;
+    /**
+     * Iterations of the primitives' own loops in this execution ({@link #loopStep}): they count
+     * against {@link #stepLimit} together with {@link #steps}, but are not scheduling points and
+     * do not number diagram rows.
+     */
+    private long loopSteps;
     private long stepLimit;
     private Violation violation;
     private Throwable oops;
@@ -211,6 +217,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         this.footprintLen = 0;
         tasks.clear();
         steps = 0;
+        loopSteps = 0;
         violation = null;
         oops = null;
         stepBound = null;
@@ -627,7 +634,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
         Task me = current;
         me.steps++;
-        if (++steps > stepLimit) {
+        if (++steps + loopSteps > stepLimit) {
             stepBound = me.name() + " was still running after " + stepLimit
                     + " scheduling points (an unbounded retry loop? a missing wake-up in a spin?)";
             record(me, "step bound hit", TraceEvent.Level.INFO);
@@ -646,6 +653,20 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             throw ABORT;
         }
         switchTo(me, next);
+    }
+
+    @Override
+    public void loopStep(String what) {
+        if (!running) {
+            return;
+        }
+        if (steps + ++loopSteps > stepLimit) {
+            Task me = current;
+            stepBound = me.name() + " was still running after " + stepLimit + " steps, looping in " + what
+                    + " (a corrupted, cyclic list? an endless loop in a primitive?)";
+            record(me, "step bound hit in " + what, TraceEvent.Level.INFO);
+            throw ABORT;
+        }
     }
 
     @Override

@@ -44,6 +44,17 @@ public interface Runtime {
     }
 
     /**
+     * One iteration of a loop inside a primitive ({@code __wake_up_common()}'s walk,
+     * {@code task_work_run()}'s list, a list walk): not a scheduling point, but counted against
+     * the step bound, so that a loop that never ends (a corrupted, cyclic list) stops the
+     * execution as a reported step bound that names the looping task, instead of hanging.
+     *
+     * @param what the loop, for the step-bound report
+     */
+    default void loopStep(String what) {
+    }
+
+    /**
      * kernel/sched/core.c: the dequeue half of {@code __schedule()}: the current task, whose
      * state is not TASK_RUNNING and which has no pending signal its state admits, leaves the
      * run queue and returns once {@link #tryToWakeUp} made it runnable and it was picked.

@@ -70,7 +70,7 @@ public final class Sched {
         if (me.state == Task.TASK_RUNNING) {
             return;
         }
-        if (signalPendingState(me.state, me)) {
+        if (signalPendingStateInSchedule(me.state, me)) {
             me.state = Task.TASK_RUNNING;
             return;
         }
@@ -93,30 +93,52 @@ public final class Sched {
         return Kernel.rt().tryToWakeUp(p, state);
     }
 
-    /** include/linux/sched/signal.h: {@code signal_pending()}. */
+    /**
+     * include/linux/sched/signal.h: {@code signal_pending()}: a lockless read of
+     * {@code TIF_SIGPENDING}, which a sender sets at any time; its own scheduling point (a read of
+     * {@code p}), so that a signal can arrive between it and the step before.
+     */
     public static boolean signalPending(Task p) {
-        Kernel.access(p);
+        Kernel.rt().pointRead("signal_pending", p);
         return p.sigPending;
     }
 
-    /** include/linux/sched/signal.h: {@code fatal_signal_pending()}. */
+    /**
+     * include/linux/sched/signal.h: {@code fatal_signal_pending()}: a lockless read, its own
+     * scheduling point like {@link #signalPending}.
+     */
     public static boolean fatalSignalPending(Task p) {
-        Kernel.access(p);
+        Kernel.rt().pointRead("fatal_signal_pending", p);
         return p.sigPending && p.fatalSignal;
     }
 
     /**
      * include/linux/sched/signal.h: {@code signal_pending_state()}: whether a pending signal
-     * interrupts a sleep in {@code state}.
+     * interrupts a sleep in {@code state}. The test of {@code state} (the caller's own) comes
+     * first; only a state that admits signals reads the signal flags, at a scheduling point of
+     * their own (a read of {@code p}). {@code __schedule()} makes the same test in the step of its
+     * own point instead ({@link #signalPendingStateInSchedule}).
      */
     public static boolean signalPendingState(int state, Task p) {
         if ((state & (Task.TASK_INTERRUPTIBLE | Task.TASK_WAKEKILL)) == 0) {
             return false;
         }
-        if (!signalPending(p)) {
+        Kernel.rt().pointRead("signal_pending_state", p);
+        return (state & Task.TASK_INTERRUPTIBLE) != 0 ? p.sigPending : p.sigPending && p.fatalSignal;
+    }
+
+    /**
+     * kernel/sched/core.c: the {@code signal_pending_state(prev->state, prev)} test of
+     * {@code __schedule()}: made under the run-queue lock together with the dequeue, which
+     * {@code signal_wake_up()} / {@code try_to_wake_up()} serialise against, so it is part of
+     * {@link #schedule()}'s step and not a scheduling point of its own.
+     */
+    private static boolean signalPendingStateInSchedule(int state, Task p) {
+        if ((state & (Task.TASK_INTERRUPTIBLE | Task.TASK_WAKEKILL)) == 0) {
             return false;
         }
-        return (state & Task.TASK_INTERRUPTIBLE) != 0 || p.fatalSignal;
+        Kernel.access(p);
+        return (state & Task.TASK_INTERRUPTIBLE) != 0 ? p.sigPending : p.sigPending && p.fatalSignal;
     }
 
     /**
@@ -132,6 +154,26 @@ public final class Sched {
         rt.tryToWakeUp(p, Task.TASK_WAKEKILL | Task.TASK_INTERRUPTIBLE);
     }
 
+    /**
+     * fs/io_uring.c (v5.10): the {@code current->task_works} test of {@code io_run_task_work()}
+     * ({@code task_work_pending()} from v5.11 on): a lockless read of a list any task may push
+     * onto, its own scheduling point (a read of {@code p}).
+     */
+    public static boolean taskWorkPending(Task p) {
+        Kernel.rt().pointRead("task_work_pending", p);
+        return p.taskWorks != null;
+    }
+
+    /**
+     * {@code tsk->flags & PF_EXITING} read by another task (fs/io_uring.c v5.10:
+     * {@code io_req_task_work_add()}): a lockless read of flags the task sets in
+     * {@code do_exit()}, its own scheduling point (a read of {@code tsk}).
+     */
+    public static boolean taskExiting(Task tsk) {
+        Kernel.rt().pointRead("tsk->flags & PF_EXITING", tsk);
+        return (tsk.flags & Task.PF_EXITING) != 0;
+    }
+
     /** {@code TWA_NONE}: queue only. */
     public static final int TWA_NONE = 0;
     /** {@code TWA_RESUME}: run on return to user space ({@code set_notify_resume}). */
@@ -144,7 +186,8 @@ public final class Sched {
      * LIFO list; fails with {@code -ESRCH} once the task has run its final
      * {@code task_work_run()} on exit ({@code work_exited}). With {@code TWA_SIGNAL} the task
      * sees {@code signal_pending()} and an interruptible sleep is woken; otherwise the caller
-     * must wake it.
+     * must wake it. Adding an item that is still queued (on any task) is a {@code bug-on}
+     * ({@code task_work_add double add}), a model check the kernel does not make.
      */
     public static int taskWorkAdd(Task task, CallbackHead work, int notify) {
         Runtime rt = Kernel.rt();
@@ -152,6 +195,15 @@ public final class Sched {
         if (task.worksExited) {
             return -Errno.ESRCH;
         }
+        if (work.queuedOn != null) {
+            /*
+             * Not a kernel check: the kernel would link the item to itself (work->next = work when
+             * it is the newest on the same task) and task_work_run() would then loop forever.
+             */
+            Kernel.fail(ViolationKind.BUG_ON, "task_work_add double add: " + work.label + " is already queued on "
+                    + work.queuedOn.name() + " (adding it to " + task.name() + ")");
+        }
+        work.queuedOn = task;
         work.next = task.taskWorks;
         task.taskWorks = work;
         Kernel.event("task_work_add(%s, %s)", task.name(), work.label);
@@ -184,7 +236,10 @@ public final class Sched {
             }
             me.taskWorks = null;
             do {
+                // An iteration of the runtime's own loop: a cyclic list ends as a step bound.
+                rt.loopStep("task_work_run");
                 CallbackHead next = work.next;
+                work.queuedOn = null;
                 Kernel.event("task_work_run: %s", work.label);
                 work.func.run(work);
                 work = next;

@@ -122,8 +122,12 @@ public final class Task {
         return state;
     }
 
-    /** {@code p->flags}. */
+    /**
+     * {@code p->flags}, without a scheduling point (the task's own, or checks and tests: another
+     * task reads them through {@link Sched#taskExiting}).
+     */
     public int flags() {
+        kmodel.kernel.Kernel.access(this);
         return flags;
     }
 
@@ -147,7 +151,19 @@ public final class Task {
         return runState == RunState.SLEEPING;
     }
 
-    /** Whether task_work is queued on this task. */
+    /**
+     * Whether a signal is pending, without a scheduling point (checks and tests only: model code
+     * reads it through {@link Sched#signalPending}, a scheduling point of its own).
+     */
+    public boolean peekSignalPending() {
+        kmodel.kernel.Kernel.access(this);
+        return sigPending;
+    }
+
+    /**
+     * Whether task_work is queued on this task, without a scheduling point (checks and tests
+     * only: model code reads it through {@link Sched#taskWorkPending}).
+     */
     public boolean hasTaskWork() {
         kmodel.kernel.Kernel.access(this);
         return taskWorks != null;

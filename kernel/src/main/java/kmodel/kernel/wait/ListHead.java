@@ -1,18 +1,47 @@
 package kmodel.kernel.wait;
 
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+
 /**
  * include/linux/list.h: {@code struct list_head}, circular and doubly linked. Plain list
  * operations are done under the lock that protects the list and are not scheduling points; the
  * lockless {@code _careful} pair lives in {@link Wait}.
+ *
+ * <h2>CONFIG_DEBUG_LIST</h2>
+ * The model runs as if {@code CONFIG_DEBUG_LIST=y} and {@code CONFIG_BUG_ON_DATA_CORRUPTION=y}:
+ * every add is checked by {@link #listAddValid} ({@code lib/list_debug.c: __list_add_valid()}),
+ * every delete by {@link #listDelEntryValid} ({@code __list_del_entry_valid()}), and a failed
+ * check is a {@code bug-on} whose message is the kernel's, with object names in place of
+ * {@code %px} pointers. {@code list_del()} poisons the entry's links with
+ * {@link #LIST_POISON1}/{@link #LIST_POISON2} as the kernel does, so deleting it again is caught.
+ * One check goes beyond the kernel's: the kernel catches a double add only when the new entry is
+ * next to where it is added ({@code new == prev || new == next}); the model also refuses an entry
+ * that is still linked anywhere (its neighbours point back at it), which the kernel would corrupt
+ * silently.
  */
 public final class ListHead {
+    /** include/linux/poison.h: {@code LIST_POISON1}, the {@code next} of a {@code list_del()}eted entry. */
+    static final ListHead LIST_POISON1 = new ListHead("LIST_POISON1");
+    /** include/linux/poison.h: {@code LIST_POISON2}, the {@code prev} of a {@code list_del()}eted entry. */
+    static final ListHead LIST_POISON2 = new ListHead("LIST_POISON2");
+
     ListHead next = this;
     ListHead prev = this;
     /** The entry this node is embedded in, or null for a list head. */
     final WaitQueueEntry owner;
+    /** A name for corruption reports when {@link #owner} is null (a list head). */
+    private final String label;
 
     ListHead(WaitQueueEntry owner) {
         this.owner = owner;
+        this.label = null;
+    }
+
+    /** A list head named {@code label} in reports. */
+    ListHead(String label) {
+        this.owner = null;
+        this.label = label;
     }
 
     /** include/linux/list.h: {@code list_empty()}. */
@@ -26,8 +55,59 @@ public final class ListHead {
         prev = this;
     }
 
-    /** include/linux/list.h: {@code __list_add()} between {@code prev} and {@code next}. */
+    /**
+     * lib/list_debug.c: {@code __list_add_valid()} (v5.10): {@code prev} and {@code next} must
+     * point at each other, and {@code n} must not be one of them; plus the model's own check that
+     * {@code n} is not linked into some list already (see the class comment). Reports
+     * {@code bug-on}.
+     */
+    static void listAddValid(ListHead n, ListHead prev, ListHead next) {
+        if (next.prev != prev) {
+            corrupt("list_add corruption. next->prev should be prev (" + prev + "), but was " + next.prev
+                    + ". (next=" + next + ").");
+        }
+        if (prev.next != next) {
+            corrupt("list_add corruption. prev->next should be next (" + next + "), but was " + prev.next
+                    + ". (prev=" + prev + ").");
+        }
+        if (n == prev || n == next) {
+            corrupt("list_add double add: new=" + n + ", prev=" + prev + ", next=" + next + ".");
+        }
+        if (n.next != n && n.next != null && n.next != LIST_POISON1 && n.next.prev == n && n.prev.next == n) {
+            corrupt("list_add double add: new=" + n + " is still on a list (between " + n.prev + " and "
+                    + n.next + "), prev=" + prev + ", next=" + next + ".");
+        }
+    }
+
+    /**
+     * lib/list_debug.c: {@code __list_del_entry_valid()} (v5.10): the entry must not be poisoned
+     * and its neighbours must point back at it. Reports {@code bug-on}.
+     */
+    static void listDelEntryValid(ListHead entry) {
+        ListHead p = entry.prev;
+        ListHead n = entry.next;
+        if (n == LIST_POISON1) {
+            corrupt("list_del corruption, " + entry + "->next is LIST_POISON1");
+        }
+        if (p == LIST_POISON2) {
+            corrupt("list_del corruption, " + entry + "->prev is LIST_POISON2");
+        }
+        if (p.next != entry) {
+            corrupt("list_del corruption. prev->next should be " + entry + ", but was " + p.next);
+        }
+        if (n.prev != entry) {
+            corrupt("list_del corruption. next->prev should be " + entry + ", but was " + n.prev);
+        }
+    }
+
+    /** include/linux/bug.h: {@code CHECK_DATA_CORRUPTION()} with {@code CONFIG_BUG_ON_DATA_CORRUPTION}. */
+    private static void corrupt(String message) {
+        Kernel.fail(ViolationKind.BUG_ON, message);
+    }
+
+    /** include/linux/list.h: {@code __list_add()} between {@code prev} and {@code next}, checked. */
     static void add(ListHead n, ListHead prev, ListHead next) {
+        listAddValid(n, prev, next);
         next.prev = n;
         n.next = next;
         n.prev = prev;
@@ -44,15 +124,31 @@ public final class ListHead {
         add(this, head.prev, head);
     }
 
-    /** include/linux/list.h: {@code __list_del_entry()}. */
+    /** include/linux/list.h: {@code __list_del_entry()}, checked by {@link #listDelEntryValid}. */
     void delEntry() {
+        listDelEntryValid(this);
         prev.next = next;
         next.prev = prev;
+    }
+
+    /** include/linux/list.h: {@code list_del()}: unlink and poison the links. */
+    void del() {
+        delEntry();
+        next = LIST_POISON1;
+        prev = LIST_POISON2;
     }
 
     /** include/linux/list.h: {@code list_del_init()}. */
     void delInit() {
         delEntry();
         init();
+    }
+
+    @Override
+    public String toString() {
+        if (owner != null) {
+            return owner.name();
+        }
+        return label != null ? label : "list_head";
     }
 }

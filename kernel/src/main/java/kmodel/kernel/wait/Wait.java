@@ -71,11 +71,14 @@ public final class Wait {
         wqEntry.entry.addBefore(wqHead.head);
     }
 
-    /** include/linux/wait.h: {@code __remove_wait_queue()}: {@code list_del}. Caller holds the lock. */
+    /**
+     * include/linux/wait.h: {@code __remove_wait_queue()}: {@code list_del}, which poisons the
+     * entry's links. Caller holds the lock.
+     */
     public static void __removeWaitQueue(WaitQueueHead wqHead, WaitQueueEntry wqEntry) {
         Spinlock.lockdepAssertHeld(wqHead.lock);
         wqEntry.touch();
-        wqEntry.entry.delEntry();
+        wqEntry.entry.del();
     }
 
     /** include/linux/list.h: {@code list_del_init()}, under the queue lock. */
@@ -220,7 +223,7 @@ public final class Wait {
         ListHead curr;
         if (bookmark != null && (bookmark.flags() & WQ_FLAG_BOOKMARK) != 0) {
             curr = bookmark.entry.next;
-            bookmark.entry.delEntry();
+            bookmark.entry.del();
             bookmark.setFlags(0);
         } else {
             curr = wqHead.head.next;
@@ -230,6 +233,9 @@ public final class Wait {
         }
         // list_for_each_entry_safe_from(curr, next, &wq_head->head, entry)
         for (ListHead next = curr.next; curr != wqHead.head; curr = next, next = curr.next) {
+            // An iteration of the runtime's own loop: counted against the step bound, so that a
+            // corrupted (cyclic) queue ends as a reported bound, not a hang.
+            Kernel.rt().loopStep("__wake_up_common");
             WaitQueueEntry e = curr.owner;
             int flags = e.flags();
             if ((flags & WQ_FLAG_BOOKMARK) != 0) {

@@ -15,38 +15,44 @@ public final class WaitQueueHead extends Footprinted {
     /** Protects {@link #head} and the links of every queued entry. */
     public final Spinlock lock;
     /** The list of {@link WaitQueueEntry}s, protected by {@link #lock}. */
-    final ListHead head = new ListHead(null);
+    final ListHead head;
     private final String name;
+
+    /**
+     * The most entries the checks' peeks walk before they call the list corrupted (a cycle that
+     * does not pass through the head): far more than any scenario queues.
+     */
+    static final int PEEK_LIMIT = 1 << 16;
 
     /** include/linux/wait.h: {@code init_waitqueue_head()}. */
     public WaitQueueHead(String name) {
         this.name = name;
         this.lock = new Spinlock(name + ".lock");
+        this.head = new ListHead(name + ".head");
     }
 
     /** Number of queued entries, without a scheduling point (checks and reports only). */
     public int peekLength() {
-        int n = 0;
-        for (ListHead p = head.next; p != head; p = p.next) {
-            n++;
-        }
-        return n;
+        return peekEntries().size();
     }
 
     /** Whether {@code e} is queued here, without a scheduling point (checks only). */
     public boolean peekContains(WaitQueueEntry e) {
-        for (ListHead p = head.next; p != head; p = p.next) {
-            if (p.owner == e) {
-                return true;
-            }
-        }
-        return false;
+        return peekEntries().contains(e);
     }
 
-    /** The queued entries in order, without a scheduling point (checks only). */
+    /**
+     * The queued entries in order, without a scheduling point (checks only). A walk that does not
+     * come back to the head within {@link #PEEK_LIMIT} entries is a corrupted (cyclic) list,
+     * reported as {@code bug-on} instead of hanging the check.
+     */
     public java.util.List<WaitQueueEntry> peekEntries() {
         java.util.ArrayList<WaitQueueEntry> out = new java.util.ArrayList<>();
         for (ListHead p = head.next; p != head; p = p.next) {
+            if (out.size() == PEEK_LIMIT) {
+                kmodel.kernel.Kernel.fail(kmodel.kernel.ViolationKind.BUG_ON, "list corruption: " + name
+                        + " does not come back to its head after " + PEEK_LIMIT + " entries (a cycle)");
+            }
             out.add(p.owner);
         }
         return out;

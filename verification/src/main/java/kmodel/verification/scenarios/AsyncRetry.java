@@ -34,7 +34,7 @@ final class AsyncRetry {
         int before = retries;
         for (;;) {
             Sched.setCurrentState(Task.TASK_INTERRUPTIBLE);
-            if (Sched.current().hasTaskWork()) {
+            if (Sched.taskWorkPending(Sched.current())) {
                 Sched.__setCurrentState(Task.TASK_RUNNING);
                 Sched.taskWorkRun();
                 if (retries != before) {

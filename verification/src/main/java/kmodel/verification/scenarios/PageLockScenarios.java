@@ -30,6 +30,16 @@ public final class PageLockScenarios {
         r.register(collisions());
         r.register(writebackFreeReuse());
         r.register(asyncLock());
+        r.register(stealer());
+        r.register(killableWriteback());
+    }
+
+    /**
+     * Registers the scenarios too large for plain DFS at the default bound, which partial-order
+     * reduction finishes ({@code --preemptions unbounded}); not run by default.
+     */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(crowd());
     }
 
     /** Registers the scenarios that show model findings (they fail on the default configuration). */
@@ -265,5 +275,181 @@ public final class PageLockScenarios {
                 .atEnd(w -> w.file.check())
                 .outcome(w -> "retries=" + w.retries)
                 .build();
+    }
+
+    // ------------------------------------------------------------------ page-lock-stealer
+
+    /** A holder, a queued locker and a stealer that only ever uses the trylock fast path. */
+    static final class StealWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        int steals;
+
+        StealWorld() {
+            Filemap.lockPage(page);
+        }
+
+        void holder() {
+            Kernel.event("holder: unlock_page(%s)", page);
+            Filemap.unlockPage(page);
+        }
+
+        void locker() {
+            Filemap.lockPage(page);
+            Kernel.event("locker owns %s", page);
+            Filemap.unlockPage(page);
+        }
+
+        /**
+         * Two attempts by {@code trylock_page()} alone (the fast path of {@code lock_page()},
+         * never queueing): each one that wins takes the lock from under a woken waiter and
+         * releases it at once.
+         */
+        void stealer() {
+            for (int i = 0; i < 2; i++) {
+                if (Filemap.trylockPage(page)) {
+                    steals++;
+                    Kernel.event("stealer owns %s", page);
+                    Filemap.unlockPage(page);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code page-lock-stealer}: a lock stealer against a queued {@code lock_page()} waiter, with
+     * {@code PAGE_LOCK_UNFAIRNESS=1}: a waiter whose first wake-up is stolen queues again as a
+     * hand-off waiter (kind (c) of {@code wake_page_function()}), and the next unlock gives it the
+     * lock directly, so the stealer can no longer take it (5ef64cc8987a).
+     */
+    static Scenario<StealWorld> stealer() {
+        return Scenario.<StealWorld>named("page-lock-stealer",
+                "a holder, a lock_page waiter and a trylock_page stealer; a stolen wake-up turns into a fair hand-off")
+                .set(MmOptions.PAGE_LOCK_UNFAIRNESS, 1)
+                .setup(StealWorld::new)
+                .task("holder", StealWorld::holder)
+                .task("locker", StealWorld::locker)
+                .task("stealer", StealWorld::stealer)
+                .atEnd(w -> w.file.check())
+                .outcome(w -> "steals=" + w.steals)
+                .build();
+    }
+
+    // ------------------------------------------------------------------ page-lock-killable-writeback
+
+    /**
+     * A page locked and under writeback. The holder waits for the writeback to end (as truncation
+     * does: a non-killable wait) and then unlocks; a killable locker waits for the lock meanwhile,
+     * on the same wait queue, and gets SIGKILL at any point; the writeback ends in interrupt
+     * context. (With a plain locker as a fifth task, bound 2 exceeds the 2,000,000 budget.)
+     */
+    static final class KillableWritebackWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        final List<String> results = new ArrayList<>();
+        Task killable;
+
+        KillableWritebackWorld() {
+            Filemap.lockPage(page);
+            Filemap.setPageWriteback(page);
+        }
+
+        void holder() {
+            Filemap.waitOnPageWriteback(page);
+            Kernel.event("holder: writeback done, unlock_page(%s)", page);
+            Filemap.unlockPage(page);
+        }
+
+        void killableLocker() {
+            int ret = Filemap.lockPageKillable(page);
+            Kernel.event("lock_page_killable = %s", Errno.name(ret));
+            if (ret == 0) {
+                Filemap.unlockPage(page);
+            }
+            results.add(Errno.name(ret));
+        }
+    }
+
+    /**
+     * {@code page-lock-killable-writeback}: a killable locker and a non-killable writeback waiter
+     * (the lock's holder) on one page and one wait queue, a fatal signal delivered at any point,
+     * and writeback ending while both wait. Runs with the kernel's default
+     * {@code PAGE_LOCK_UNFAIRNESS} (5): with a single locker, the killed waiter has no exclusive
+     * wake-up to use up that another locker needed ({@code finding-killed-locker-strands-waiter}
+     * needs two lockers).
+     */
+    static Scenario<KillableWritebackWorld> killableWriteback() {
+        return Scenario.<KillableWritebackWorld>named("page-lock-killable-writeback",
+                "the holder waits for writeback, a lock_page_killable locker gets SIGKILL at any point, writeback ends")
+                .setup(KillableWritebackWorld::new)
+                .task("holder", KillableWritebackWorld::holder)
+                .tasks((w, s) -> {
+                    w.killable = s.task("killable", w::killableLocker);
+                    s.task("killer", () -> Sched.sendSigkill(w.killable));
+                    s.irq("end_io", () -> Filemap.endPageWriteback(w.page));
+                })
+                .atEnd(w -> w.file.check())
+                .outcome(w -> String.join(",", w.results))
+                .build();
+    }
+
+    // ------------------------------------------------------------------ page-lock-crowd
+
+    /** Lockers in the crowd: two on the contended page, one on each page of its own. */
+    static final int CROWD_LOCKERS = 8;
+
+    /**
+     * {@code lockers} lockers over {@code lockers - 1} pages hashed into a two-head wait table:
+     * locker0 and locker1 contend for P0; every further locker locks a page of its own.
+     */
+    static final class CrowdWorld {
+        final CachedFile file;
+        final int[] owners;
+
+        CrowdWorld(int lockers) {
+            file = new CachedFile("file", lockers - 1);
+            owners = new int[lockers - 1];
+        }
+
+        void locker(int i) {
+            int p = i < 2 ? 0 : i - 1;
+            Page page = file.pages[p];
+            Filemap.lockPage(page);
+            owners[p]++;
+            Filemap.unlockPage(page);
+        }
+    }
+
+    /**
+     * {@code page-lock-crowd}: eight lockers, two of them contending for one page, the other six
+     * each on a page of its own, in a two-head wait table (so the pages share wait queues). Six
+     * lockers interact with nobody: their steps commute with everyone's, and partial-order
+     * reduction does not reorder them, where plain DFS explores every order in which the eight
+     * finish (8! = 40,320 at preemption bound 0 alone).
+     */
+    static Scenario<?> crowd() {
+        return crowdOf(CROWD_LOCKERS, "page-lock-crowd",
+                "8 lockers on 7 pages in a 2-head wait table: 2 contend for P0, 6 lock pages of their own");
+    }
+
+    /**
+     * The crowd with {@code lockers} lockers (at least 2), not registered: tests compare the
+     * registered crowd against the contending pair alone.
+     */
+    public static Scenario<?> crowdOf(int lockers, String name, String description) {
+        Scenario.Builder<CrowdWorld> b = Scenario.<CrowdWorld>named(name, description)
+                .set(MmOptions.PAGE_WAIT_TABLE_SIZE, 2)
+                .setup(() -> new CrowdWorld(lockers));
+        for (int i = 0; i < lockers; i++) {
+            final int idx = i;
+            b.task("locker" + i, w -> w.locker(idx));
+        }
+        return b.atEnd(w -> {
+            w.file.check();
+            for (int p = 0; p < w.owners.length; p++) {
+                int expected = p == 0 ? 2 : 1;
+                Kernel.BUG_ON(w.owners[p] != expected, "P" + p + " was owned " + w.owners[p] + " times, not " + expected);
+            }
+        }).build();
     }
 }

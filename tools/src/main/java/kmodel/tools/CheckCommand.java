@@ -1,6 +1,8 @@
 package kmodel.tools;
 
+import com.google.common.base.Ticker;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +43,7 @@ import picocli.CommandLine.Spec;
             "1:a violation was found",
             "2:bad usage",
             "3:kmodel itself failed",
-            "4:no violation, but some scenario hit the step bound (BOUND) or the execution budget (INCOMPLETE)"
+            "4:no violation, but some scenario hit the step bound (BOUND) or the execution or time budget (INCOMPLETE)"
         })
 final class CheckCommand implements Callable<Integer> {
     /** {@code --strategy} values. */
@@ -188,6 +190,18 @@ final class CheckCommand implements Callable<Integer> {
             description = "Step bound: scheduling points per execution (default: ${DEFAULT-VALUE}).")
     long steps;
 
+    @Option(names = "--time-budget", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Stop when this much time has passed (e.g. 30s, 5m, 1h30m), for all scenarios together: "
+                    + "the scenario under way, and any not started, are INCOMPLETE and say what was covered.")
+    Duration timeBudget;
+
+    @Option(names = "--progress", negatable = true,
+            description = "Show a progress line on stderr (default: only when stderr is a terminal).")
+    Boolean progress;
+
+    /** The clock of --time-budget and the progress line; tests inject a fake one. */
+    Ticker ticker = Ticker.systemTicker();
+
     @Option(names = {"-v", "--verbose"},
             description = "Draw every scheduling point in a counterexample, not only model events.")
     boolean verbose;
@@ -219,8 +233,24 @@ final class CheckCommand implements Callable<Integer> {
         int incomplete = 0;
         long executionsRun = 0;
         long nanos = 0;
+        ProgressLine line = (progress != null ? progress : ProgressLine.stderrIsTerminal())
+                ? new ProgressLine(cmd.getErr()) : null;
+        long start = ticker.read();
+        int index = 0;
         for (Scenario<?> s : selected) {
-            CheckResult r = configure(ModelCheck.of(s, strategy.kind)).config(config).run();
+            ModelCheck check = configure(ModelCheck.of(s, strategy.kind)).config(config).ticker(ticker);
+            if (timeBudget != null) {
+                // One budget for the whole command: each scenario gets what is left (maybe nothing).
+                check.timeBudget(Duration.ofNanos(Math.max(0, timeBudget.toNanos() - (ticker.read() - start))));
+            }
+            if (line != null) {
+                line.prefix(String.format(Locale.ROOT, "[%d/%d] ", ++index, selected.size()));
+                check.progress(line::show, ProgressLine.PERIOD_NANOS);
+            }
+            CheckResult r = check.run();
+            if (line != null) {
+                line.clear();
+            }
             executionsRun += r.executions();
             nanos += r.nanos();
             out.println(r.summaryLine());

@@ -1,7 +1,13 @@
 package kmodel.verification;
 
+import com.google.common.base.Ticker;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.sched.DeterministicRuntime;
@@ -87,6 +93,10 @@ public final class ModelCheck {
     private boolean allViolations;
     private boolean naiveBound;
     private int delayBound = -1;
+    private Ticker ticker = Ticker.systemTicker();
+    private long timeBudgetNanos = -1;
+    private Consumer<Progress> progress;
+    private long progressPeriodNanos;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -221,6 +231,39 @@ public final class ModelCheck {
         return this;
     }
 
+    /**
+     * Stops the search when {@code budget} has passed (by the {@link #ticker(Ticker) ticker}),
+     * cleanly, between two executions: the result is {@code INCOMPLETE} (not complete) and says
+     * what was covered ({@link CheckResult#timeBudgetNote()}). A zero budget runs no execution.
+     */
+    public ModelCheck timeBudget(Duration budget) {
+        if (budget.isNegative()) {
+            throw new IllegalArgumentException("time budget must not be negative, got " + budget);
+        }
+        this.timeBudgetNanos = budget.toNanos();
+        return this;
+    }
+
+    /**
+     * The clock of the time budget and the progress reports (default: the system ticker). Tests
+     * inject a fake one: wall-clock time is never asserted.
+     */
+    public ModelCheck ticker(Ticker t) {
+        this.ticker = t;
+        return this;
+    }
+
+    /**
+     * Calls {@code listener} (on the checking thread, between executions) with a snapshot of the
+     * search at most once per {@code periodNanos}; for a progress line. The ticker is read only
+     * every few hundred to few thousand executions, so the explorer does not slow down.
+     */
+    public ModelCheck progress(Consumer<Progress> listener, long periodNanos) {
+        this.progress = listener;
+        this.progressPeriodNanos = periodNanos;
+        return this;
+    }
+
     /** Runs the check on a runtime thread (a virtual thread on JDK 21+). */
     public CheckResult run() {
         return DeterministicRuntime.callOnRuntimeThread(this::explore);
@@ -237,12 +280,17 @@ public final class ModelCheck {
         Schedule failing = null;
         Violation violation = null;
         boolean budgetCut = false;
+        boolean timeCut = false;
+        String timeNote = null;
+        Pacer pacer = new Pacer(ticker, timeBudgetNanos, progress, progressPeriodNanos, scenario.name());
+        boolean paced = pacer.active();
         String describe;
         try (DeterministicRuntime rt = new DeterministicRuntime()) {
             long budget = executions > 0 ? executions
                     : kind == Kind.EXHAUSTIVE ? DEFAULT_EXHAUSTIVE_BUDGET : DEFAULT_SAMPLED;
             describe = null;
             String unfinished = null;
+            String lastFinished = null; // the last search (phase) that ran to its end, for the time-budget note
             search:
             for (Phase phase : phases()) {
                 ExplorationStrategy s = phase.strategy(budget);
@@ -257,6 +305,11 @@ public final class ModelCheck {
                             continue search;
                         }
                         budgetCut = true;
+                        break search;
+                    }
+                    if (paced && pacer.timeUp(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget)) {
+                        timeCut = true;
+                        timeNote = timeBudgetNote(s, lastFinished, count, budget);
                         break search;
                     }
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
@@ -288,12 +341,13 @@ public final class ModelCheck {
                         outcomes.add(r.outcome());
                     }
                 } while (s.advance());
+                lastFinished = describe;
                 if (phase.budget >= 0) {
                     break; // the unbounded phase of AUTO finished: complete, no need for the bounded one
                 }
             }
-            if ((budgetCut || violation != null && !allViolations) && describe.contains("complete")) {
-                // cut by the budget or stopped at a violation: unbounded, but not complete
+            if ((budgetCut || timeCut || violation != null && !allViolations) && describe.contains("complete")) {
+                // cut by the budget or the time budget, or stopped at a violation: unbounded, not complete
                 describe = describe.replace("complete", "unbounded");
             }
             if (unfinished != null) {
@@ -322,9 +376,10 @@ public final class ModelCheck {
             }
             // Complete: not cut by the budget, not stopped at a violation. Random and PCT stop only
             // when their strategy has run every execution asked for, or at a violation.
-            boolean complete = !budgetCut && violation == null;
+            boolean complete = !budgetCut && !timeCut && violation == null;
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
-                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut);
+                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
+                    .timeBudgetReached(timeNote);
         }
     }
 
@@ -370,6 +425,33 @@ public final class ModelCheck {
             }
         }
         return phases;
+    }
+
+    private static final Pattern BOUND = Pattern.compile("preemption bound (\\d+)");
+
+    /**
+     * What a search cut by the time budget covered: the preemption bound last finished and the
+     * estimated share of the search under way, or the share of the executions asked for.
+     */
+    private String timeBudgetNote(ExplorationStrategy s, String lastFinished, long count, long budget) {
+        if (kind != Kind.EXHAUSTIVE) {
+            return String.format(Locale.ROOT, "time budget reached after %,d of %,d executions", count, budget);
+        }
+        double share = Pacer.explored(s, count, -1);
+        String about = Double.isNaN(share) || count == 0 ? ""
+                : String.format(Locale.ROOT, "about %.0f%% explored", Math.floor(100 * share));
+        StringBuilder sb = new StringBuilder("time budget reached, not exhaustive");
+        Matcher done = lastFinished == null ? null : BOUND.matcher(lastFinished);
+        Matcher now = BOUND.matcher(s.describe());
+        if (done != null && done.find() && now.find()) {
+            sb.append("; complete to preemption bound ").append(done.group(1));
+            if (!about.isEmpty()) {
+                sb.append(", bound ").append(now.group(1)).append(' ').append(about);
+            }
+        } else if (!about.isEmpty()) {
+            sb.append("; ").append(about);
+        }
+        return sb.toString();
     }
 
     private static void rethrowHarnessErrors(ExecutionResult r) {

@@ -9,6 +9,12 @@ package kmodel.kernel;
 public enum ViolationKind {
     /** The run is quiescent while a task still sleeps or an io_uring request is still in flight. */
     MISSED_WAKEUP("missed-wakeup"),
+    /**
+     * The run is quiescent and its sleepers wait in a cycle: each waits for a lock (a page lock,
+     * a mutex, an rw_semaphore, a spinlock) that the next one holds. Reported instead of a
+     * missed wake-up, with the cycle in the message.
+     */
+    DEADLOCK("deadlock"),
     /** A page or bio reference dropped below zero, or an object was freed twice. */
     DOUBLE_RELEASE("double-release"),
     /** A freed object (or a returned waiter's on-stack entry) was touched. */

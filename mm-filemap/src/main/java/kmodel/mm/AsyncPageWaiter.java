@@ -87,7 +87,7 @@ public final class AsyncPageWaiter {
      */
     public void initEntry() {
         WaitQueueEntry w = wpq.wait;
-        w.setFunc(AsyncPageWaiter::asyncBufFunc);
+        w.setFunc(AsyncPageWaiter::ioAsyncBufFunc);
         w.setPrivate(this);
         w.setFlags(0);
         w.initListHead();
@@ -110,7 +110,7 @@ public final class AsyncPageWaiter {
      * {@code async-page-match-not-set}: compare page and bit without recording the page match,
      * as v1 did.
      */
-    public static int asyncBufFunc(WaitQueueEntry wait, int mode, int sync, Object arg) {
+    public static int ioAsyncBufFunc(WaitQueueEntry wait, int mode, int sync, Object arg) {
         WaitPageQueue wpq = (WaitPageQueue) wait.containerOf();
         WaitPageKey key = (WaitPageKey) arg;
         AsyncPageWaiter req = (AsyncPageWaiter) wait.private_();

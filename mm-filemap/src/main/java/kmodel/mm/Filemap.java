@@ -114,12 +114,20 @@ public final class Filemap {
 
     private static boolean testAndSetBit(int nr, Page page) {
         page.touch();
-        return Bitops.testAndSetBit(nr, page.flags);
+        boolean old = Bitops.testAndSetBit(nr, page.flags);
+        if (!old && nr == PG_locked) {
+            page.lockOwner = Kernel.current();
+        }
+        return old;
     }
 
     private static boolean testAndSetBitLock(int nr, Page page) {
         page.touch();
-        return Bitops.testAndSetBitLock(nr, page.flags);
+        boolean old = Bitops.testAndSetBitLock(nr, page.flags);
+        if (!old && nr == PG_locked) {
+            page.lockOwner = Kernel.current();
+        }
+        return old;
     }
 
     /** What a sleeping page waiter waits on, for the missed-wakeup report. */
@@ -178,6 +186,7 @@ public final class Filemap {
         }
         /* If it's a lock handoff wait, we get the bit for it, and stop walking (and do not wake it up) if we can't. */
         int flags = wait.flags();
+        boolean handedOff = false; // model-only, for the page lock's owner
         if ((flags & WQ_FLAG_EXCLUSIVE) != 0) {
             if (testBit(key.bitNr, key.page)) {
                 return -1;
@@ -186,6 +195,7 @@ public final class Filemap {
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
+                handedOff = true;
                 if (!Kernel.bug(FilemapBugs.HANDOFF_FORGETS_DONE)) {
                     flags |= WQ_FLAG_DONE;
                 }
@@ -194,7 +204,13 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
-        Sched.wakeUpState((Task) wait.private_(), mode);
+        Task waiter = (Task) wait.private_();
+        if (handedOff && key.bitNr == PG_locked) {
+            // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
+            // is read anyway, so that the bookkeeping adds nothing to the step that took the bit.
+            key.page.lockOwner = waiter;
+        }
+        Sched.wakeUpState(waiter, mode);
         /* Has to be the absolute last thing we do: the entry may be gone right after it. */
         Wait.listDelInitCareful(wait);
         return (flags & WQ_FLAG_EXCLUSIVE) != 0 ? 1 : 0;
@@ -292,6 +308,7 @@ public final class Filemap {
     public static void unlockPage(Page page) {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
         page.touch();
+        page.lockOwner = null;
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
             Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
             wakeUpPageBit(page, PG_locked);
@@ -444,7 +461,7 @@ public final class Filemap {
                     if (Sched.signalPendingState(state, me)) {
                         break;
                     }
-                    Sched.waitingOn(waitingOn(waitPage, q));
+                    Sched.waitingFor(waitingOn(waitPage, q), bitNr == PG_locked ? page : null);
                     Sched.ioSchedule();
                     continue;
                 }
@@ -519,7 +536,7 @@ public final class Filemap {
                 Page.putPage(page);
             }
             if (bitIsSet) {
-                Sched.waitingOn(waitingOn(waitPage, q));
+                Sched.waitingFor(waitingOn(waitPage, q), bitNr == PG_locked ? page : null);
                 Sched.ioSchedule();
                 if (signalFirst && Sched.signalPendingState(state, me)) {
                     /* Bug: leaving on a signal after a wake-up that was meant for us. */

@@ -5,6 +5,8 @@ import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.atomic.FlagsWord;
 import kmodel.kernel.lifetime.KObject;
+import kmodel.kernel.sched.LockHolders;
+import kmodel.kernel.sched.Task;
 
 /**
  * include/linux/mm_types.h: {@code struct page}: its flags word, its reference count
@@ -23,7 +25,7 @@ import kmodel.kernel.lifetime.KObject;
  * is written only by the owner of the locked, not-uptodate page (I/O completion), and read only
  * once PG_uptodate is seen.
  */
-public final class Page extends KObject {
+public final class Page extends KObject implements LockHolders {
     /** include/asm-generic/page.h: {@code PAGE_SIZE}. */
     public static final int PAGE_SIZE = 4096;
     /** {@code PAGE_SHIFT}. */
@@ -50,6 +52,15 @@ public final class Page extends KObject {
      * page wait table hashes by it ({@link PageWaitTable#pageWaitqueue}).
      */
     public final int pfn;
+    /**
+     * Model-only bookkeeping, not in the kernel's {@code struct page}: the task that set
+     * PG_locked last (the locker, or the waiter a hand-off took it for), for stuck-task and
+     * {@code deadlock} reports. Set by {@link Filemap} and {@link PageFlags} wherever PG_locked
+     * goes from clear to set, cleared when it is cleared. A page locked for I/O is unlocked by
+     * the completion (interrupt context), not by its owner, so it is never checked against the
+     * unlocker.
+     */
+    Task lockOwner;
 
     Page(PageAllocator allocator, int serial, int pfn) {
         super("page", "P" + serial);
@@ -69,6 +80,20 @@ public final class Page extends KObject {
         mapping = null;
         index = 0;
         private_ = null;
+        lockOwner = null;
+    }
+
+    /** The task holding PG_locked, when it is set (model-only bookkeeping: {@link #lockOwner}). */
+    @Override
+    public void addHolders(java.util.List<Task> out) {
+        if ((flags.peek() & (1L << PageFlags.PG_locked)) != 0 && lockOwner != null) {
+            out.add(lockOwner);
+        }
+    }
+
+    @Override
+    public String lockName() {
+        return name() + " (PG_locked)";
     }
 
     void markFreed() {

@@ -85,8 +85,8 @@ public final class PageCache {
     }
 
     /**
-     * mm/filemap.c: {@code find_get_entry()} + {@code page_cache_get_speculative()}: the page at
-     * {@code offset} with a new reference, or null. See {@link AddressSpace} for why the lookup is
+     * include/linux/pagemap.h: {@code find_get_page()}, as mm/filemap.c's {@code find_get_entry()}
+     * + {@code page_cache_get_speculative()}: the page at {@code offset} with a new reference, or null. See {@link AddressSpace} for why the lookup is
      * done under the lock.
      */
     public static Page findGetPage(AddressSpace mapping, long offset) {

@@ -81,12 +81,14 @@ public final class PageFlags {
     public static void __SetPageLocked(Page page) {
         page.touch();
         Bitops.__setBit(PG_locked, page.flags);
+        page.lockOwner = kmodel.kernel.Kernel.current();
     }
 
     /** include/linux/page-flags.h: {@code __ClearPageLocked()}: non-atomic, for a page not visible to others. */
     public static void __ClearPageLocked(Page page) {
         page.touch();
         Bitops.__clearBit(PG_locked, page.flags);
+        page.lockOwner = null;
     }
 
     /** include/linux/page-flags.h: {@code PageWaiters()}. */

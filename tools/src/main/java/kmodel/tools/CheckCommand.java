@@ -1,6 +1,8 @@
 package kmodel.tools;
 
+import com.google.common.base.Ticker;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,7 +50,7 @@ import picocli.CommandLine.Spec;
             "1:a violation was found",
             "2:bad usage",
             "3:kmodel itself failed",
-            "4:no violation, but some scenario hit the step bound (BOUND) or the execution budget (INCOMPLETE)"
+            "4:no violation, but some scenario hit the step bound (BOUND) or the execution or time budget (INCOMPLETE)"
         })
 final class CheckCommand implements Callable<Integer> {
     /** {@code --strategy} values. */
@@ -195,6 +197,19 @@ final class CheckCommand implements Callable<Integer> {
             description = "Step bound: scheduling points per execution (default: ${DEFAULT-VALUE}).")
     long steps;
 
+    @Option(names = "--time-budget", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Stop when this much time has passed (e.g. 30s, 5m, 1h30m), for all scenarios together: "
+                    + "the scenario under way, and any not started, are INCOMPLETE and say what was covered.")
+    Duration timeBudget;
+
+    @Option(names = "--progress", negatable = true,
+            description = "Show a progress line on stderr; the scenarios then run one after another, each unsplit on "
+                    + "one job (default: only with --time-budget and when stderr is a terminal; split runs show none).")
+    Boolean progress;
+
+    /** The clock of --time-budget and the progress line; tests inject a fake one. */
+    Ticker ticker = Ticker.systemTicker();
+
     @Option(names = {"-v", "--verbose"},
             description = "Draw every scheduling point in a counterexample, not only model events.")
     boolean verbose;
@@ -226,11 +241,24 @@ final class CheckCommand implements Callable<Integer> {
             System.setProperty(CARRIERS, Integer.toString(nJobs));
         }
         long start = System.nanoTime();
+        if (timeBudget != null || progress == Boolean.TRUE) {
+            // One time budget for the whole command, and the progress line of one search at a
+            // time: the scenarios run one after another, each unsplit (--jobs does not apply).
+            List<CheckResult> results = new ArrayList<>();
+            int code = report(out, sequential(cmd, selected, config), results, start, SUM_OF_RESULTS);
+            if (json != null) {
+                ShardRun.writeJson(this, results, 1, System.nanoTime() - start, json);
+            }
+            return code;
+        }
         try (CheckPool pool = new CheckPool(nJobs)) {
             if (shard != null) {
                 return ShardRun.shard(this, out, selected, config, pool, shard.index, shard.count, json);
             }
-            List<CompletableFuture<CheckResult>> running = ShardRun.startAll(this, selected, config, pool);
+            List<java.util.function.Supplier<CheckResult>> running = new ArrayList<>();
+            for (CompletableFuture<CheckResult> f : ShardRun.startAll(this, selected, config, pool)) {
+                running.add(() -> CheckPool.join(f));
+            }
             List<CheckResult> results = new ArrayList<>();
             int code = report(out, running, results, start, -1);
             if (json != null) {
@@ -241,20 +269,58 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     /**
-     * Prints one line per result, in order, as soon as it and the ones before it are done (with
-     * its violation or step-bound stop), then the summary and the wall time; returns the exit
-     * code. The results are also added to {@code collected}.
+     * The scenarios one after another, unsplit, on this thread's runtime, with the time budget
+     * shared between them and the progress line (when on) for the search under way.
      */
-    static int report(PrintWriter out, List<CompletableFuture<CheckResult>> running, List<CheckResult> collected,
-            long start, long fixedNanos) {
+    private List<java.util.function.Supplier<CheckResult>> sequential(CommandLine cmd, List<Scenario<?>> selected,
+            Kconfig config) {
+        ProgressLine line = (progress != null ? progress : ProgressLine.stderrIsTerminal())
+                ? new ProgressLine(cmd.getErr()) : null;
+        long start = ticker.read();
+        List<java.util.function.Supplier<CheckResult>> out = new ArrayList<>();
+        int[] index = {0};
+        for (Scenario<?> s : selected) {
+            out.add(() -> {
+                ModelCheck check = configure(ModelCheck.of(s, strategy.kind)).config(config).ticker(ticker);
+                if (timeBudget != null) {
+                    // One budget for the whole command: each scenario gets what is left (maybe nothing).
+                    check.timeBudget(Duration.ofNanos(Math.max(0, timeBudget.toNanos() - (ticker.read() - start))));
+                }
+                if (line != null) {
+                    line.prefix(String.format(Locale.ROOT, "[%d/%d] ", ++index[0], selected.size()));
+                    check.progress(line::show, ProgressLine.PERIOD_NANOS);
+                }
+                CheckResult r = check.run();
+                if (line != null) {
+                    line.clear();
+                }
+                return r;
+            });
+        }
+        return out;
+    }
+
+    /** {@link #report}'s {@code fixedNanos}: the time line sums the results' own times. */
+    static final long SUM_OF_RESULTS = -2;
+
+    /**
+     * Prints one line per result, in order, as soon as it and the ones before it are done (with
+     * its violation or step-bound stop), then the summary and the time ({@code fixedNanos}, or
+     * the wall time since {@code start} when it is -1, or {@link #SUM_OF_RESULTS}); returns the
+     * exit code. The results are also added to {@code collected}.
+     */
+    static int report(PrintWriter out, List<java.util.function.Supplier<CheckResult>> running,
+            List<CheckResult> collected, long start, long fixedNanos) {
         int passed = 0;
         int failed = 0;
         int bound = 0;
         int incomplete = 0;
         long executionsRun = 0;
-        for (CompletableFuture<CheckResult> f : running) {
-            CheckResult r = CheckPool.join(f);
+        long nanos = 0;
+        for (java.util.function.Supplier<CheckResult> f : running) {
+            CheckResult r = f.get();
             collected.add(r);
+            nanos += r.nanos();
             executionsRun += r.executions();
             out.println(r.summaryLine());
             switch (r.verdict()) {
@@ -283,8 +349,8 @@ final class CheckCommand implements Callable<Integer> {
         if (incomplete > 0) {
             summary.append(String.format(Locale.ROOT, ", %d incomplete", incomplete));
         }
-        out.println(summary.append(String.format(Locale.ROOT, "; %d executions", executionsRun)));
-        double seconds = (fixedNanos >= 0 ? fixedNanos : System.nanoTime() - start) / 1e9;
+        out.println(summary.append(String.format(Locale.ROOT, "; %d execution%s", executionsRun, executionsRun == 1 ? "" : "s")));
+        double seconds = (fixedNanos >= 0 ? fixedNanos : fixedNanos == SUM_OF_RESULTS ? nanos : System.nanoTime() - start) / 1e9;
         out.println(String.format(Locale.ROOT, "time: %.2f s (%.0f executions/s)", seconds,
                 seconds > 0 ? executionsRun / seconds : 0.0));
         out.flush();
@@ -388,6 +454,9 @@ final class CheckCommand implements Callable<Integer> {
         }
         if (shard != null && strategy != StrategyName.EXHAUSTIVE) {
             throw new Kmodel.OneLine(cmd, "--shard applies to --strategy exhaustive only");
+        }
+        if (shard != null && (timeBudget != null || progress == Boolean.TRUE)) {
+            throw new Kmodel.OneLine(cmd, "--shard does not go with --time-budget or --progress (a shard's units are split runs)");
         }
         if (steps < 1) {
             throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);

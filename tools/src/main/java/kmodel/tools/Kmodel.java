@@ -13,8 +13,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm}, {@code bugs},
- * {@code scenarios}, {@code options}.
+ * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm},
+ * {@code bench}, {@code bugs}, {@code scenarios}, {@code options}.
  *
  * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found
  * (check, merge, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             MergeCommand.class,
             ReplayCommand.class,
             SwarmCommand.class,
+            BenchCommand.class,
             BugsCommand.class,
             ScenariosCommand.class,
             OptionsCommand.class,

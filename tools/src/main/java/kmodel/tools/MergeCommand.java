@@ -12,7 +12,6 @@ import java.io.InputStreamReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
@@ -99,7 +98,7 @@ final class MergeCommand implements Callable<Integer> {
             }
         }
         ScenarioRegistry registry = ScenarioRegistry.everything();
-        List<CompletableFuture<CheckResult>> results = new ArrayList<>();
+        List<java.util.function.Supplier<CheckResult>> results = new ArrayList<>();
         long nanos = 0;
         for (int k = 0; k < first.scenarios.size(); k++) {
             List<SplitRun> shards = new ArrayList<>();
@@ -124,7 +123,8 @@ final class MergeCommand implements Callable<Integer> {
                 throw bad(cmd, files.get(0), "scenario " + name + ": configuration: " + e.getMessage());
             }
             try {
-                results.add(CompletableFuture.completedFuture(SplitExplorer.merge(shards, scenario, config, verbose)));
+                CheckResult merged = SplitExplorer.merge(shards, scenario, config, verbose);
+                results.add(() -> merged);
             } catch (SplitExplorer.InconsistentShards e) {
                 Path at = e.shard() >= 0 ? fileOf(read, e.shard(), files) : null;
                 throw new Kmodel.OneLine(cmd, "merge: " + (at != null ? at + ": " : "") + "scenario " + name + ": "

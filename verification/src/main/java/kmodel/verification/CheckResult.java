@@ -35,7 +35,10 @@ public final class CheckResult {
         FAIL,
         /** No violation, but some execution was stopped at the step bound and never checked to its end. */
         BOUND,
-        /** No violation and no step-bound stop, but the exhaustive search was cut by its execution budget. */
+        /**
+         * No violation and no step-bound stop, but the search was cut: by the execution budget
+         * (exhaustive search), or by the time budget.
+         */
         INCOMPLETE
     }
 
@@ -56,6 +59,8 @@ public final class CheckResult {
     private final boolean budgetReached;
     /** The units behind a split search ({@link SplitExplorer}), or null. */
     private SplitRun split;
+    /** Set when the time budget cut the search: what it covered. */
+    private String timeBudgetNote;
 
     CheckResult(String scenario, Kconfig config, String strategy, long executions, SortedSet<String> outcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
@@ -117,6 +122,25 @@ public final class CheckResult {
      */
     public boolean complete() {
         return complete;
+    }
+
+    /** Records that the time budget cut the search, and what it covered ({@code note}; null: not cut). */
+    CheckResult timeBudgetReached(String note) {
+        this.timeBudgetNote = note;
+        return this;
+    }
+
+    /** Whether the time budget ({@code --time-budget}) stopped the search; it is then not complete. */
+    public boolean timeBudgetReached() {
+        return timeBudgetNote != null;
+    }
+
+    /**
+     * What a search cut by the time budget covered, e.g. "time budget reached, not exhaustive;
+     * complete to preemption bound 1, bound 2 about 37% explored", or null when it was not cut.
+     */
+    public String timeBudgetNote() {
+        return timeBudgetNote;
     }
 
     /** Whether the execution budget cut an exhaustive search short ("not exhaustive"). */
@@ -208,7 +232,7 @@ public final class CheckResult {
         sb.append(verdict()).append(' ').append(scenario);
         sb.append(String.format(Locale.ROOT, "  %d execution%s, %d outcome%s, %s%s", executions, executions == 1 ? "" : "s",
                 outcomes.size(), outcomes.size() == 1 ? "" : "s", strategy,
-                budgetReached ? " (budget reached, not exhaustive)" : ""));
+                budgetReached ? " (budget reached, not exhaustive)" : timeBudgetNote != null ? " (" + timeBudgetNote + ")" : ""));
         if (!config.canonical().isEmpty()) {
             sb.append(" [").append(config.canonical()).append(']');
         }

@@ -1,7 +1,13 @@
 package kmodel.verification;
 
+import com.google.common.base.Ticker;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.sched.DeterministicRuntime;
@@ -12,6 +18,7 @@ import kmodel.verification.explore.DelayBoundStrategy;
 import kmodel.verification.explore.DfsStrategy;
 import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
+import kmodel.verification.explore.Minimiser;
 import kmodel.verification.explore.NondeterminismException;
 import kmodel.verification.explore.PctStrategy;
 import kmodel.verification.explore.RandomStrategy;
@@ -31,8 +38,10 @@ import kmodel.verification.trace.ReplayToken;
  * }</pre>
  *
  * Exhaustive search iterates the preemption bound 0, 1, ..., N and stops at the first violation,
- * so a counterexample uses as few preemptions as possible. On a violation the schedule is
- * replayed once with tracing on, which also checks that the scenario is deterministic.
+ * so a counterexample uses as few preemptions as possible. A violation's schedule is then
+ * minimised ({@link Minimiser}: fewest preemptions, then context switches, then steps) and
+ * replayed once with tracing on, which also checks that the scenario is deterministic; the
+ * replay token is the minimised schedule.
  */
 public final class ModelCheck {
     /** Which exploration. */
@@ -80,6 +89,7 @@ public final class ModelCheck {
     private boolean verbose;
     private boolean reduction = true;
     private boolean blindReduction;
+    private int minimiseBudget = Minimiser.DEFAULT_BUDGET;
     private boolean allViolations;
     private boolean naiveBound;
     private int delayBound = -1;
@@ -87,6 +97,10 @@ public final class ModelCheck {
     private int jobs;
     /** Units per level of a split search; 0: {@link SplitExplorer#defaultUnitTarget}. */
     private int unitTarget;
+    private Ticker ticker = Ticker.systemTicker();
+    private long timeBudgetNanos = -1;
+    private Consumer<Progress> progress;
+    private long progressPeriodNanos;
 
     private ModelCheck(Scenario<?> scenario, Kind kind) {
         this.scenario = scenario;
@@ -153,6 +167,15 @@ public final class ModelCheck {
     /** A deliberately unsound reduction (every step independent), for tests that must see it fail. */
     ModelCheck blindReductionForTesting() {
         this.blindReduction = true;
+        return this;
+    }
+
+    /**
+     * Replays spent minimising a counterexample before it is printed (default
+     * {@link Minimiser#DEFAULT_BUDGET}; 0: print the schedule as found).
+     */
+    public ModelCheck minimise(int budget) {
+        this.minimiseBudget = budget;
         return this;
     }
 
@@ -242,6 +265,39 @@ public final class ModelCheck {
         return this;
     }
 
+    /**
+     * Stops the search when {@code budget} has passed (by the {@link #ticker(Ticker) ticker}),
+     * cleanly, between two executions: the result is {@code INCOMPLETE} (not complete) and says
+     * what was covered ({@link CheckResult#timeBudgetNote()}). A zero budget runs no execution.
+     */
+    public ModelCheck timeBudget(Duration budget) {
+        if (budget.isNegative()) {
+            throw new IllegalArgumentException("time budget must not be negative, got " + budget);
+        }
+        this.timeBudgetNanos = budget.toNanos();
+        return this;
+    }
+
+    /**
+     * The clock of the time budget and the progress reports (default: the system ticker). Tests
+     * inject a fake one: wall-clock time is never asserted.
+     */
+    public ModelCheck ticker(Ticker t) {
+        this.ticker = t;
+        return this;
+    }
+
+    /**
+     * Calls {@code listener} (on the checking thread, between executions) with a snapshot of the
+     * search at most once per {@code periodNanos}; for a progress line. The ticker is read only
+     * every few hundred to few thousand executions, so the explorer does not slow down.
+     */
+    public ModelCheck progress(Consumer<Progress> listener, long periodNanos) {
+        this.progress = listener;
+        this.progressPeriodNanos = periodNanos;
+        return this;
+    }
+
     /** Runs the check on a runtime thread (a virtual thread on JDK 21+), or on the jobs of {@link #pool}. */
     public CheckResult run() {
         if (pool == null && jobs == 0) {
@@ -255,9 +311,14 @@ public final class ModelCheck {
         }
     }
 
-    /** Whether this check's search can be split into units: exhaustive, by preemption bound or unbounded, stopping at the first violation. */
+    /**
+     * Whether this check's search can be split into units: exhaustive, by preemption bound or
+     * unbounded, stopping at the first violation, with no time budget or progress reports (those
+     * run unsplit, on one job).
+     */
     boolean splittable() {
-        return kind == Kind.EXHAUSTIVE && !blindReduction && !naiveBound && !allViolations && delayBound < 0;
+        return kind == Kind.EXHAUSTIVE && !blindReduction && !naiveBound && !allViolations && delayBound < 0
+                && timeBudgetNanos < 0 && progress == null;
     }
 
     private CheckResult runOn(CheckPool p) {
@@ -271,7 +332,7 @@ public final class ModelCheck {
         long budget = executions > 0 ? executions : DEFAULT_EXHAUSTIVE_BUDGET;
         return new SplitExplorer(scenario, scenario.settings().overlay(this.config), preemptions, reduction,
                 preemptions == UNBOUNDED || iterative, steps, budget,
-                unitTarget > 0 ? unitTarget : SplitExplorer.defaultUnitTarget(reduction), verbose);
+                unitTarget > 0 ? unitTarget : SplitExplorer.defaultUnitTarget(reduction), verbose, minimiseBudget);
     }
 
     /**
@@ -311,12 +372,17 @@ public final class ModelCheck {
         Schedule failing = null;
         Violation violation = null;
         boolean budgetCut = false;
+        boolean timeCut = false;
+        String timeNote = null;
+        Pacer pacer = new Pacer(ticker, timeBudgetNanos, progress, progressPeriodNanos, scenario.name());
+        boolean paced = pacer.active();
         String describe;
         {
             long budget = executions > 0 ? executions
                     : kind == Kind.EXHAUSTIVE ? DEFAULT_EXHAUSTIVE_BUDGET : DEFAULT_SAMPLED;
             describe = null;
             String unfinished = null;
+            String lastFinished = null; // the last search (phase) that ran to its end, for the time-budget note
             search:
             for (Phase phase : phases()) {
                 ExplorationStrategy s = phase.strategy(budget);
@@ -331,6 +397,11 @@ public final class ModelCheck {
                             continue search;
                         }
                         budgetCut = true;
+                        break search;
+                    }
+                    if (paced && pacer.timeUp(s, count, kind == Kind.EXHAUSTIVE ? -1 : budget)) {
+                        timeCut = true;
+                        timeNote = timeBudgetNote(s, lastFinished, count, budget);
                         break search;
                     }
                     ExecutionResult r = rt.execute(program, s, config, steps, false, false);
@@ -362,12 +433,13 @@ public final class ModelCheck {
                         outcomes.add(r.outcome());
                     }
                 } while (s.advance());
+                lastFinished = describe;
                 if (phase.budget >= 0) {
                     break; // the unbounded phase of AUTO finished: complete, no need for the bounded one
                 }
             }
-            if (budgetCut && describe.contains("complete")) {
-                // cut by the budget: unbounded, but not complete
+            if ((budgetCut || timeCut || violation != null && !allViolations) && describe.contains("complete")) {
+                // cut by the budget or the time budget, or stopped at a violation: unbounded, not complete
                 describe = describe.replace("complete", "unbounded");
             }
             if (unfinished != null) {
@@ -378,12 +450,17 @@ public final class ModelCheck {
             String token = null;
             Throwable oops = null;
             if (violation != null) {
+                if (minimiseBudget > 0) {
+                    failing = Minimiser.minimise(rt, program, config, steps, failing, violation.kind(), minimiseBudget)
+                            .schedule();
+                }
                 ExecutionResult replay = rt.execute(program, new ReplayStrategy(failing), config, steps, true, verbose);
                 rethrowHarnessErrors(replay);
                 if (replay.violation() == null || replay.violation().kind() != violation.kind()) {
                     throw new NondeterminismException(failing.size(), "replaying the failing schedule gave "
                             + (replay.violation() == null ? "no violation" : replay.violation().summary()));
                 }
+                violation = replay.violation(); // the minimised run's, as its diagram shows
                 trace = replay.trace();
                 diagram = Diagram.render(verbose ? trace : Diagram.info(trace));
                 token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();
@@ -391,9 +468,10 @@ public final class ModelCheck {
             }
             // Complete: not cut by the budget, not stopped at a violation. Random and PCT stop only
             // when their strategy has run every execution asked for, or at a violation.
-            boolean complete = !budgetCut && violation == null;
+            boolean complete = !budgetCut && !timeCut && violation == null;
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
-                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut);
+                    complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
+                    .timeBudgetReached(timeNote);
         }
     }
 
@@ -439,6 +517,33 @@ public final class ModelCheck {
             }
         }
         return phases;
+    }
+
+    private static final Pattern BOUND = Pattern.compile("preemption bound (\\d+)");
+
+    /**
+     * What a search cut by the time budget covered: the preemption bound last finished and the
+     * estimated share of the search under way, or the share of the executions asked for.
+     */
+    private String timeBudgetNote(ExplorationStrategy s, String lastFinished, long count, long budget) {
+        if (kind != Kind.EXHAUSTIVE) {
+            return String.format(Locale.ROOT, "time budget reached after %,d of %,d executions", count, budget);
+        }
+        double share = Pacer.explored(s, count, -1);
+        String about = Double.isNaN(share) || count == 0 ? ""
+                : String.format(Locale.ROOT, "about %.0f%% explored", Math.floor(100 * share));
+        StringBuilder sb = new StringBuilder("time budget reached, not exhaustive");
+        Matcher done = lastFinished == null ? null : BOUND.matcher(lastFinished);
+        Matcher now = BOUND.matcher(s.describe());
+        if (done != null && done.find() && now.find()) {
+            sb.append("; complete to preemption bound ").append(done.group(1));
+            if (!about.isEmpty()) {
+                sb.append(", bound ").append(now.group(1)).append(' ').append(about);
+            }
+        } else if (!about.isEmpty()) {
+            sb.append("; ").append(about);
+        }
+        return sb.toString();
     }
 
     private static void rethrowHarnessErrors(ExecutionResult r) {

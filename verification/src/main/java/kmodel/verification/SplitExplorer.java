@@ -17,6 +17,7 @@ import kmodel.kernel.sched.TraceEvent;
 import kmodel.verification.explore.DfsStrategy;
 import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
+import kmodel.verification.explore.Minimiser;
 import kmodel.verification.explore.NondeterminismException;
 import kmodel.verification.explore.ReplayMismatchException;
 import kmodel.verification.explore.ReplayStrategy;
@@ -92,14 +93,17 @@ public final class SplitExplorer {
     private final Kconfig config;
     private final SplitRun.Settings settings;
     private final boolean verbose;
+    /** Replays spent minimising the counterexample ({@link ModelCheck#minimise}). */
+    private final int minimiseBudget;
 
     SplitExplorer(Scenario<?> scenario, Kconfig effectiveConfig, int preemptions, boolean reduction, boolean iterative,
-            long steps, long budget, int unitTarget, boolean verbose) {
+            long steps, long budget, int unitTarget, boolean verbose, int minimiseBudget) {
         this.scenario = scenario;
         this.config = effectiveConfig;
         this.settings = new SplitRun.Settings(scenario.name(), effectiveConfig.canonical(), preemptions, reduction,
                 iterative, steps, budget, unitTarget);
         this.verbose = verbose;
+        this.minimiseBudget = minimiseBudget;
     }
 
     SplitRun.Settings settings() {
@@ -122,7 +126,7 @@ public final class SplitExplorer {
      */
     static String describe(SplitRun.Settings st, int bound, boolean budgetCut, boolean unfinished) {
         String d = strategy(st, bound, new int[0]).describe();
-        if (budgetCut && d.contains("complete")) {
+        if (budgetCut && d.contains("complete")) { // or stopped at a violation: unbounded, not complete
             d = d.replace("complete", "unbounded");
         }
         if (unfinished) {
@@ -298,7 +302,7 @@ public final class SplitExplorer {
         SplitRun run = new SplitRun(settings, 0, 1);
         Merged m = merge(settings, (bound, before) -> runLevel(pool, run, bound, before));
         run.nanos(System.nanoTime() - start);
-        return CheckPool.join(pool.submit(rt -> finish(rt, scenario, config, settings, m, run, verbose,
+        return CheckPool.join(pool.submit(rt -> finish(rt, scenario, config, settings, m, run, verbose, minimiseBudget,
                 System.nanoTime() - start)));
     }
 
@@ -456,7 +460,7 @@ public final class SplitExplorer {
 
     /** The check's result: replays the winning counterexample (on {@code rt}) for its diagram and token. */
     static CheckResult finish(DeterministicRuntime rt, Scenario<?> scenario, Kconfig config, SplitRun.Settings st,
-            Merged m, SplitRun run, boolean verbose, long nanos) {
+            Merged m, SplitRun run, boolean verbose, int minimiseBudget, long nanos) {
         List<TraceEvent> trace = List.of();
         String diagram = "";
         String token = null;
@@ -464,6 +468,10 @@ public final class SplitExplorer {
         Throwable oops = null;
         if (m.violating != null) {
             Schedule failing = Schedule.of(m.violating.schedule());
+            if (minimiseBudget > 0) {
+                failing = Minimiser.minimise(rt, scenario.program(), config, st.steps, failing, m.violating.kind(),
+                        minimiseBudget).schedule();
+            }
             ExecutionResult replay = rt.execute(scenario.program(), new ReplayStrategy(failing), config, st.steps, true,
                     verbose);
             rethrowHarnessErrors(replay);
@@ -471,14 +479,14 @@ public final class SplitExplorer {
                 throw new NondeterminismException(failing.size(), "replaying the failing schedule gave "
                         + (replay.violation() == null ? "no violation" : replay.violation().summary()));
             }
-            violation = m.violating.violation();
+            violation = replay.violation(); // the minimised run's, as its diagram shows
             trace = replay.trace();
             diagram = Diagram.render(verbose ? trace : Diagram.info(trace));
             token = new ReplayToken(scenario.name(), config.canonical(), failing).encode();
-            oops = m.violating.oops() != null ? m.violating.oops() : replay.oops();
+            oops = replay.oops();
         }
         boolean complete = !m.budgetCut && violation == null;
-        CheckResult r = new CheckResult(scenario.name(), config, describe(st, m.lastBound, m.budgetCut, m.unfinished), m.count,
+        CheckResult r = new CheckResult(scenario.name(), config, describe(st, m.lastBound, m.budgetCut || violation != null, m.unfinished), m.count,
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);
@@ -527,7 +535,7 @@ public final class SplitExplorer {
         final long total = nanos;
         return DeterministicRuntime.callOnRuntimeThread(() -> {
             try (DeterministicRuntime rt = new DeterministicRuntime()) {
-                return finish(rt, scenario, config, st, m, all, verbose, total);
+                return finish(rt, scenario, config, st, m, all, verbose, Minimiser.DEFAULT_BUDGET, total);
             }
         });
     }

@@ -1,6 +1,8 @@
 package kmodel.kernel.locking;
 
+import java.util.List;
 import kmodel.kernel.sched.Footprinted;
+import kmodel.kernel.sched.LockHolders;
 
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
@@ -17,7 +19,7 @@ import kmodel.kernel.sched.Task;
  * are tasks of their own that may run "on another CPU", so disabling interrupts has no effect
  * the model can observe. Lockdep's irq-safety rules are not checked (see the limitations).
  */
-public final class Spinlock extends Footprinted {
+public final class Spinlock extends Footprinted implements LockHolders {
     private final String name;
     /** The holder, or null. Written only by the runtime inside spin_lock/spin_unlock. */
     private Task owner;
@@ -73,6 +75,18 @@ public final class Spinlock extends Footprinted {
         if (lock.owner != me) {
             Kernel.fail(ViolationKind.BUG_ON, "lockdep_assert_held(" + lock + ") failed in " + (me != null ? me.name() : "?"));
         }
+    }
+
+    @Override
+    public void addHolders(List<Task> out) {
+        if (owner != null) {
+            out.add(owner);
+        }
+    }
+
+    @Override
+    public String lockName() {
+        return "spinlock " + name;
     }
 
     @Override

@@ -320,26 +320,164 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
     }
 
+    /**
+     * The end-of-run check when no task is runnable. Every task still asleep (a daemon only with
+     * task_work pending) or spinning is stuck. If some of them wait in a cycle, each for a lock
+     * ({@link LockHolders}) the next one holds, that is a {@code deadlock}, reported with the
+     * cycle; otherwise the first stuck task in creation order decides: a sleeper is a
+     * {@code missed-wakeup}, a spinner a {@code lock-leak}. The message names every stuck task,
+     * what it waits on and, for a lock, who holds it.
+     */
     private void checkQuiescence() {
+        ArrayList<Task> stuck = new ArrayList<>();
         for (Task t : tasks) {
             if (t.runState == Task.RunState.SLEEPING) {
                 if (t.daemon() && t.taskWorks == null) {
                     continue;
                 }
-                String on = t.waitingOn != null ? " waiting on " + t.waitingOn : "";
-                String work = t.taskWorks != null ? " with task_work pending" : "";
-                setViolation(new Violation(ViolationKind.MISSED_WAKEUP, t.name() + " sleeps in "
-                        + Task.stateName(t.state) + on + work + ", and no task is left to wake it", t.name()), t);
-                return;
-            }
-            if (t.runState == Task.RunState.SPINNING || t.pendingLock != null) {
-                Spinlock l = t.pendingLock != null ? t.pendingLock : (Spinlock) t.spinningOn;
-                Task owner = l.owner();
-                setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " spins on " + l + " held by "
-                        + (owner != null ? owner.name() : "nobody") + ", which can no longer run", t.name()), t);
-                return;
+                stuck.add(t);
+            } else if (t.runState == Task.RunState.SPINNING || t.pendingLock != null) {
+                stuck.add(t);
             }
         }
+        if (stuck.isEmpty()) {
+            return;
+        }
+        ArrayList<Task> cycle = deadlockCycle(stuck);
+        if (cycle != null) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < cycle.size(); i++) {
+                Task t = cycle.get(i);
+                Task prev = cycle.get((i + cycle.size() - 1) % cycle.size());
+                if (i > 0) {
+                    sb.append("; ");
+                }
+                sb.append(t.name()).append(" holds ").append(lockWaitedFor(prev).lockName()).append(", waits for ")
+                        .append(lockWaitedFor(t).lockName());
+            }
+            for (Task t : stuck) {
+                if (!cycle.contains(t)) {
+                    sb.append("; also stuck: ").append(describeStuck(t));
+                }
+            }
+            setViolation(new Violation(ViolationKind.DEADLOCK, sb.toString(), cycle.get(0).name()), cycle.get(0));
+            return;
+        }
+        Task t = stuck.get(0);
+        StringBuilder others = new StringBuilder();
+        for (int i = 1; i < stuck.size(); i++) {
+            others.append("; also stuck: ").append(describeStuck(stuck.get(i)));
+        }
+        if (t.runState == Task.RunState.SLEEPING) {
+            String on = t.waitingOn != null ? " waiting on " + t.waitingOn : "";
+            String work = t.taskWorks != null ? " with task_work pending" : "";
+            setViolation(new Violation(ViolationKind.MISSED_WAKEUP, t.name() + " sleeps in "
+                    + Task.stateName(t.state) + on + holdersOf(t.waitsFor, t) + work + ", and no task is left to wake it"
+                    + others, t.name()), t);
+        } else {
+            Spinlock l = t.pendingLock != null ? t.pendingLock : (Spinlock) t.spinningOn;
+            Task owner = l.owner();
+            setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " spins on " + l + " held by "
+                    + (owner != null ? owner.name() : "nobody") + ", which can no longer run" + others, t.name()), t);
+        }
+    }
+
+    /** The lock a stuck task waits to get: its spinlock, or the sleeping lock it named; null if none. */
+    private static LockHolders lockWaitedFor(Task t) {
+        if (t.pendingLock != null) {
+            return t.pendingLock;
+        }
+        if (t.runState == Task.RunState.SPINNING) {
+            return (Spinlock) t.spinningOn;
+        }
+        return t.waitsFor;
+    }
+
+    /**
+     * {@code " (L held by a, b)"}, {@code " (L is free)"}, or "" when {@code lock} is null; a
+     * holder that has exited, or is the waiter itself, is said to be.
+     */
+    private static String holdersOf(LockHolders lock, Task waiter) {
+        if (lock == null) {
+            return "";
+        }
+        ArrayList<Task> holders = new ArrayList<>();
+        lock.addHolders(holders);
+        if (holders.isEmpty()) {
+            return " (" + lock.lockName() + " is free)";
+        }
+        StringBuilder sb = new StringBuilder(" (").append(lock.lockName()).append(" held by ");
+        for (int i = 0; i < holders.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append(holders.get(i).name());
+            if (holders.get(i) == waiter) {
+                sb.append(" itself");
+            } else if (holders.get(i).exited()) {
+                sb.append(", which has exited");
+            }
+        }
+        return sb.append(')').toString();
+    }
+
+    /** One stuck task, for the list that follows the first one. */
+    private static String describeStuck(Task t) {
+        if (t.runState == Task.RunState.SLEEPING) {
+            return t.name() + " sleeps in " + Task.stateName(t.state)
+                    + (t.waitingOn != null ? " waiting on " + t.waitingOn : "") + holdersOf(t.waitsFor, t)
+                    + (t.taskWorks != null ? " with task_work pending" : "");
+        }
+        return t.name() + " spins on " + lockWaitedFor(t) + holdersOf(lockWaitedFor(t), t);
+    }
+
+    /**
+     * A cycle of stuck tasks, each waiting for a lock the next one holds, starting at the task
+     * created first; null if there is none. Depth-first over "waits for a lock held by".
+     */
+    private static ArrayList<Task> deadlockCycle(List<Task> stuck) {
+        for (Task start : stuck) {
+            ArrayList<Task> path = new ArrayList<>();
+            ArrayList<Task> cycle = findCycle(start, stuck, path);
+            if (cycle != null) {
+                int first = 0;
+                for (int i = 1; i < cycle.size(); i++) {
+                    if (cycle.get(i).id() < cycle.get(first).id()) {
+                        first = i;
+                    }
+                }
+                ArrayList<Task> rotated = new ArrayList<>();
+                for (int i = 0; i < cycle.size(); i++) {
+                    rotated.add(cycle.get((first + i) % cycle.size()));
+                }
+                return rotated;
+            }
+        }
+        return null;
+    }
+
+    private static ArrayList<Task> findCycle(Task t, List<Task> stuck, ArrayList<Task> path) {
+        int at = path.indexOf(t);
+        if (at >= 0) {
+            // A task waiting for a lock it holds itself is no cycle of tasks: a broken protocol
+            // (a hand-off it did not notice, say), reported as what it is, with "itself".
+            return path.size() - at >= 2 ? new ArrayList<>(path.subList(at, path.size())) : null;
+        }
+        if (!stuck.contains(t)) {
+            return null;
+        }
+        LockHolders lock = lockWaitedFor(t);
+        if (lock == null) {
+            return null;
+        }
+        ArrayList<Task> holders = new ArrayList<>();
+        lock.addHolders(holders);
+        path.add(t);
+        for (Task h : holders) {
+            ArrayList<Task> c = findCycle(h, stuck, path);
+            if (c != null) {
+                return c;
+            }
+        }
+        path.remove(path.size() - 1);
+        return null;
     }
 
     private void abortRemaining() {
@@ -366,7 +504,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (trace != null) {
             Task t = where != null ? where : taskNamed(v.task());
             trace.add(new TraceEvent(steps, t != null ? t.name() : "end", t != null ? t.column() : "end",
-                    v.kind().label() + ": " + v.getMessage(), TraceEvent.Level.INFO));
+                    v.kind().label() + ": " + v.getMessage(), TraceEvent.Level.INFO,
+                    KernelFunctions.ofThrowable(v.kind() == ViolationKind.OOPS && oops != null ? oops : v)));
         }
     }
 
@@ -431,6 +570,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                     if (t.locksHeld > 0) {
                         setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " exited holding "
                                 + t.locksHeld + " spinlock(s)", t.name()), t);
+                    } else if (!t.heldLocks().isEmpty()) {
+                        setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " exited holding "
+                                + t.heldLocks().get(0).lockName(), t.name()), t);
                     }
                 } catch (AbortExecution e) {
                     // unwound: the execution is over
@@ -626,7 +768,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
     private void record(Task t, String text, TraceEvent.Level level) {
         if (trace != null && (level == TraceEvent.Level.INFO || detail)) {
-            trace.add(new TraceEvent(steps, t.name(), t.column(), text, level));
+            trace.add(new TraceEvent(steps, t.name(), t.column(), text, level, KernelFunctions.ofCurrentStack()));
         }
     }
 
@@ -825,7 +967,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public void event(String text) {
         if (trace != null && running) {
             Task t = current;
-            trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO));
+            trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO,
+                    KernelFunctions.ofCurrentStack()));
         }
     }
 

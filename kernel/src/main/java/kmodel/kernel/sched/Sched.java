@@ -47,7 +47,19 @@ public final class Sched {
 
     /** Records what the current task is about to sleep on (for missed-wakeup reports). */
     public static void waitingOn(String what) {
-        Kernel.rt().current().waitingOn = what;
+        Task me = Kernel.rt().current();
+        me.waitingOn = what;
+        me.waitsFor = null;
+    }
+
+    /**
+     * Records what the current task is about to sleep on, and the lock whose holder it waits
+     * for (model-only, for stuck-task and {@code deadlock} reports).
+     */
+    public static void waitingFor(String what, LockHolders lock) {
+        Task me = Kernel.rt().current();
+        me.waitingOn = what;
+        me.waitsFor = lock;
     }
 
     /**
@@ -76,6 +88,7 @@ public final class Sched {
         }
         rt.block();
         me.waitingOn = null;
+        me.waitsFor = null;
     }
 
     /** kernel/sched/core.c: {@code io_schedule()}: schedule() accounted as I/O wait. */
@@ -155,9 +168,9 @@ public final class Sched {
     }
 
     /**
-     * fs/io_uring.c (v5.10): the {@code current->task_works} test of {@code io_run_task_work()}
-     * ({@code task_work_pending()} from v5.11 on): a lockless read of a list any task may push
-     * onto, its own scheduling point (a read of {@code p}).
+     * include/linux/task_work.h: {@code task_work_pending()} (v5.11; in v5.10 the test is open-coded
+     * as {@code current->task_works} in fs/io_uring.c: io_run_task_work()): a lockless read of a
+     * list any task may push onto, its own scheduling point (a read of {@code p}).
      */
     public static boolean taskWorkPending(Task p) {
         Kernel.rt().pointRead("task_work_pending", p);

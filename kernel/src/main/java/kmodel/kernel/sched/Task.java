@@ -71,6 +71,18 @@ public final class Task {
     int locksHeld;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
     String waitingOn;
+    /**
+     * The lock the task sleeps to get (a page lock, a mutex, an rw_semaphore), for stuck-task
+     * and deadlock reports; set with {@link #waitingOn} by the waiting primitive
+     * ({@link Sched#waitingFor}), cleared when {@code schedule()} returns. Model-only.
+     */
+    LockHolders waitsFor;
+    /**
+     * Sleeping locks (mutexes, rw_semaphores) the task holds, in the order taken: lockdep's
+     * {@code current->held_locks}, kept always (not only with {@code CONFIG_LOCKDEP}) so that
+     * exiting with one held is a {@code lock-leak}. Written only by the task itself.
+     */
+    private final java.util.ArrayList<LockHolders> heldLocks = new java.util.ArrayList<>();
 
     // Runtime bookkeeping (owned by the runtime, not kernel state).
     RunState runState = RunState.NEW;
@@ -139,6 +151,37 @@ public final class Task {
     /** What the task sleeps on (for reports), or null. */
     public String waitingOn() {
         return waitingOn;
+    }
+
+    /** The lock the task sleeps to get, or null ({@link Sched#waitingFor}). */
+    public LockHolders waitsFor() {
+        return waitsFor;
+    }
+
+    /** Records that this task took a sleeping lock ({@code lock_acquire()} in lockdep). */
+    public void lockAcquired(LockHolders lock) {
+        heldLocks.add(lock);
+    }
+
+    /** Records that this task released {@code lock}; false if it did not hold it ({@code lock_release()}). */
+    public boolean lockReleased(LockHolders lock) {
+        for (int i = heldLocks.size() - 1; i >= 0; i--) {
+            if (heldLocks.get(i) == lock) {
+                heldLocks.remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether this task holds the sleeping lock {@code lock}. */
+    public boolean holdsLock(LockHolders lock) {
+        return heldLocks.contains(lock);
+    }
+
+    /** Sleeping locks this task holds (mutexes, rw_semaphores), oldest first. */
+    public java.util.List<LockHolders> heldLocks() {
+        return java.util.Collections.unmodifiableList(heldLocks);
     }
 
     /** Whether the task has returned from its body. */

@@ -15,13 +15,23 @@ public final class TraceEvent {
     private final String column;
     private final String text;
     private final Level level;
+    private final String function;
 
     public TraceEvent(long step, String task, String column, String text, Level level) {
+        this(step, task, column, text, level, null);
+    }
+
+    /**
+     * @param function the modelled kernel function the event happened in, e.g.
+     *     {@code wake_page_function}, or null (scenario code, the runtime's own events)
+     */
+    public TraceEvent(long step, String task, String column, String text, Level level, String function) {
         this.step = step;
         this.task = task;
         this.column = column;
         this.text = text;
         this.level = level;
+        this.function = function;
     }
 
     public long step() {
@@ -42,6 +52,11 @@ public final class TraceEvent {
 
     public Level level() {
         return level;
+    }
+
+    /** The modelled kernel function the event happened in (e.g. {@code finish_wait}), or null. */
+    public String function() {
+        return function;
     }
 
     @Override

@@ -36,13 +36,29 @@ public final class DfsStrategy implements ExplorationStrategy {
         /** Preemptions on the path before this node. */
         final int preemptionsBefore;
         int chosen;
+        // For the progress estimate only (explored()): executions below the alternatives done.
+        /** Executions below the alternatives already finished, and how many those are. */
+        long leavesDone;
+        int childrenDone;
+        /** Executions begun before the current alternative's first one. */
+        long childStart;
 
-        Node(int kind, int[] options, int width, int current, int preemptionsBefore) {
+        Node(int kind, int[] options, int width, int current, int preemptionsBefore, long childStart) {
             this.kind = kind;
             this.options = options;
             this.width = width;
             this.current = current;
             this.preemptionsBefore = preemptionsBefore;
+            this.childStart = childStart;
+        }
+
+        /** The current alternative's subtree is finished after {@code executions} executions; its size. */
+        long childDone(long executions) {
+            long size = executions - childStart;
+            leavesDone += size;
+            childrenDone++;
+            childStart = executions;
+            return size;
         }
 
         int cost(int i) {
@@ -58,6 +74,15 @@ public final class DfsStrategy implements ExplorationStrategy {
     private int maxPreemptionsSeen;
     /** Decisions fixed at the first choice points ({@link #prefix}); empty: none. */
     private int[] prefix = new int[0];
+    /** Executions begun. */
+    private long executions;
+    /**
+     * For the progress estimate: the sizes (executions) of the subtrees finished so far, by the
+     * depth of their root and the preemptions left in them (capped at {@value #BUDGET_CLASSES} - 1):
+     * {@code finished[depth][2 * left]} their total, {@code [2 * left + 1]} their number.
+     */
+    private final ArrayList<long[]> finished = new ArrayList<>();
+    private static final int BUDGET_CLASSES = 8;
 
     public DfsStrategy(int preemptionBound) {
         this.bound = preemptionBound;
@@ -100,6 +125,7 @@ public final class DfsStrategy implements ExplorationStrategy {
 
     @Override
     public void beginExecution() {
+        executions++;
         depth = 0;
         preemptions = 0;
         schedule.clear();
@@ -124,7 +150,7 @@ public final class DfsStrategy implements ExplorationStrategy {
                     opts[k++] = ids[i];
                 }
             }
-            node = new Node(TASK, fixedOrAll(opts, n), n, current, preemptions);
+            node = new Node(TASK, fixedOrAll(opts, n), n, current, preemptions, executions - 1);
             stack.add(node);
         }
         int chosen = node.options[node.chosen];
@@ -148,7 +174,7 @@ public final class DfsStrategy implements ExplorationStrategy {
             for (int i = 0; i < n; i++) {
                 opts[i] = i;
             }
-            node = new Node(VALUE, fixedOrAll(opts, n), n, -1, preemptions);
+            node = new Node(VALUE, fixedOrAll(opts, n), n, -1, preemptions, executions - 1);
             stack.add(node);
         }
         depth++;
@@ -171,6 +197,7 @@ public final class DfsStrategy implements ExplorationStrategy {
             Node top = stack.get(stack.size() - 1);
             for (int i = top.chosen + 1; i < top.options.length; i++) {
                 if (top.preemptionsBefore + top.cost(i) <= bound) {
+                    record(stack.size(), left(top, top.chosen), top.childDone(executions));
                     top.chosen = i;
                     return true;
                 }
@@ -178,6 +205,76 @@ public final class DfsStrategy implements ExplorationStrategy {
             stack.remove(stack.size() - 1);
         }
         return false;
+    }
+
+    /**
+     * The share of the tree within the bound already explored: the executions run over an
+     * estimate of all of them. The estimate walks the current path from its deepest choice point
+     * up. An alternative not explored yet is taken to be as large as the subtrees finished so far
+     * whose root is at the same depth with as many preemptions left (under a preemption bound,
+     * what a subtree may still do depends mostly on those two); failing that, as large as the
+     * alternative under way (the one on the current path, at its own estimate) when it has as
+     * many preemptions left, else as the finished subtrees nearest below with that many left.
+     * Alternatives beyond the bound are not part of the tree. Exact on a balanced tree; a rough
+     * guide otherwise, never used for a verdict. Asked before the first execution it says 0.
+     */
+    @Override
+    public double explored() {
+        if (stack.isEmpty()) {
+            return 0;
+        }
+        double below = -1; // the estimate of the subtree under way below the node looked at
+        for (int d = stack.size() - 1; d >= 0; d--) {
+            Node node = stack.get(d);
+            int leftNow = left(node, node.chosen);
+            double current = below;
+            if (current < 0) {
+                // The deepest node: its current alternative has not run yet.
+                current = typical(d + 1, leftNow, true);
+                if (current < 0) {
+                    current = node.childrenDone > 0 ? (double) node.leavesDone / node.childrenDone : 1;
+                }
+            }
+            double rest = 0;
+            for (int i = node.chosen + 1; i < node.options.length; i++) {
+                if (node.preemptionsBefore + node.cost(i) <= bound) {
+                    int left = left(node, i);
+                    double t = typical(d + 1, left, left != leftNow);
+                    rest += t >= 0 ? t : current;
+                }
+            }
+            below = node.leavesDone + current + rest;
+        }
+        return Math.min(1.0, executions / below);
+    }
+
+    /** Preemptions left below {@code node}'s option {@code i}, as a budget class. */
+    private int left(Node node, int i) {
+        long left = (long) bound - node.preemptionsBefore - node.cost(i);
+        return (int) Math.min(left, BUDGET_CLASSES - 1);
+    }
+
+    private void record(int depth, int left, long size) {
+        while (finished.size() <= depth) {
+            finished.add(new long[2 * BUDGET_CLASSES]);
+        }
+        long[] f = finished.get(depth);
+        f[2 * left] += size;
+        f[2 * left + 1]++;
+    }
+
+    /**
+     * The average size of the finished subtrees rooted at {@code depth} with {@code left}
+     * preemptions left, else (when {@code deeper}) at the nearest depth below with some; -1: none.
+     */
+    private double typical(int depth, int left, boolean deeper) {
+        for (int d = depth; d < finished.size() && (d == depth || deeper); d++) {
+            long[] f = finished.get(d);
+            if (f[2 * left + 1] > 0) {
+                return (double) f[2 * left] / f[2 * left + 1];
+            }
+        }
+        return -1;
     }
 
     @Override

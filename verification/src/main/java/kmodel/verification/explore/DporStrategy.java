@@ -923,6 +923,42 @@ public final class DporStrategy implements ExplorationStrategy {
         return false;
     }
 
+    /**
+     * The share of the search already done, estimated along the current path as if every subtree
+     * were the same size: at each decision, the branches explored before the current one out of
+     * those known so far (done, plus backtrack points not asleep). Backtrack points are added as
+     * races are found, so the estimate is rough (ahead early, behind late); for a progress line only.
+     */
+    @Override
+    public double explored() {
+        if (stack.isEmpty()) {
+            return 0; // before the first execution: nothing known yet
+        }
+        double done = 0;
+        double weight = 1;
+        int n = Math.min(stack.size(), 48);
+        for (int d = 0; d < n; d++) {
+            Node node = stack.get(d);
+            int known;
+            int before;
+            if (node.kind == VALUE) {
+                known = node.values;
+                before = node.chosen;
+            } else {
+                before = node.done.cardinality() - 1;
+                known = before + 1;
+                for (int t = node.backtrack.nextSetBit(0); t >= 0; t = node.backtrack.nextSetBit(t + 1)) {
+                    if (!node.done.get(t) && !node.asleep(t)) {
+                        known++;
+                    }
+                }
+            }
+            done += weight * before / known;
+            weight /= known;
+        }
+        return done;
+    }
+
     /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
     @Override
     public String describe() {

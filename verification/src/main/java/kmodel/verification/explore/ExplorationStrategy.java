@@ -18,4 +18,13 @@ public interface ExplorationStrategy extends Strategy {
 
     /** A short description, e.g. "exhaustive, preemption bound 2". */
     String describe();
+
+    /**
+     * An estimate of the share of this strategy's search already done, between 0 and 1, or NaN
+     * when it cannot be estimated. Meant for a progress line, called between executions (after
+     * {@link #advance()}), a few times a second at most: it may walk the current path.
+     */
+    default double explored() {
+        return Double.NaN;
+    }
 }

@@ -3,7 +3,9 @@
  * kmodel.verification.explore.DfsStrategy} (exhaustive DFS over choice points with a preemption
  * bound, iterated 0, 1, 2, ... by the explorer), {@link kmodel.verification.explore.PctStrategy}
  * (probabilistic, depth d), {@link kmodel.verification.explore.RandomStrategy} (seeded) and
- * {@link kmodel.verification.explore.ReplayStrategy} (a recorded schedule).
+ * {@link kmodel.verification.explore.ReplayStrategy} (a recorded schedule); and {@link
+ * kmodel.verification.explore.Minimiser}, which makes a counterexample smaller (preemptions, then
+ * context switches, then steps) before it is printed.
  *
  * <h2>Units</h2>
  * {@code DfsStrategy.prefix} and {@code DporStrategy.prefix} fix the first branching decisions,

@@ -20,11 +20,16 @@ import kmodel.kernel.sched.TraceEvent;
  *     18  sleeps TASK_UNINTERRUPTIBLE  exits
  * </pre>
  *
- * A column shows {@code |} between the first and last event of its task. The rendering is a pure
- * function of the events, so a replayed schedule prints the same diagram byte for byte.
+ * A column shows {@code |} between the first and last event of its task. When any event names
+ * the modelled kernel function it happened in ({@link TraceEvent#function()}), a
+ * {@code function} column after the step says it on each such row, so that a reader can put
+ * the kernel source beside the diagram. The rendering is a pure function of the events, so a
+ * replayed schedule prints the same diagram byte for byte.
  */
 public final class Diagram {
     private static final int MAX_WIDTH = 38;
+    /** The function column's widest: longer names are cut. */
+    private static final int MAX_FUNCTION_WIDTH = 30;
 
     private Diagram() {
     }
@@ -45,15 +50,27 @@ public final class Diagram {
             width.put(e.column(), Math.min(MAX_WIDTH, Math.max(width.get(e.column()), e.text().length())));
         }
         List<String> columns = new ArrayList<>(span.keySet());
+        int fnWidth = 0;
+        for (TraceEvent e : events) {
+            if (e.function() != null) {
+                fnWidth = Math.min(MAX_FUNCTION_WIDTH, Math.max(Math.max(fnWidth, "function".length()), e.function().length()));
+            }
+        }
         StringBuilder out = new StringBuilder();
         int stepWidth = 6;
         out.append(Strings.padStart("step", stepWidth, ' '));
+        if (fnWidth > 0) {
+            out.append("  ").append(Strings.padEnd("function", fnWidth, ' '));
+        }
         for (String c : columns) {
             out.append("  ").append(Strings.padEnd(c, width.get(c), ' '));
         }
         trimEnd(out);
         out.append('\n');
         out.append(Strings.padStart("----", stepWidth, ' '));
+        if (fnWidth > 0) {
+            out.append("  ").append(Strings.repeat("-", fnWidth));
+        }
         for (String c : columns) {
             out.append("  ").append(Strings.repeat("-", width.get(c)));
         }
@@ -63,6 +80,10 @@ public final class Diagram {
             List<String> lines = wrap(e.text(), width.get(e.column()));
             for (int l = 0; l < lines.size(); l++) {
                 out.append(Strings.padStart(l == 0 ? Long.toString(e.step()) : "", stepWidth, ' '));
+                if (fnWidth > 0) {
+                    String fn = l == 0 && e.function() != null ? e.function() : "";
+                    out.append("  ").append(Strings.padEnd(fn.length() > fnWidth ? fn.substring(0, fnWidth) : fn, fnWidth, ' '));
+                }
                 for (String c : columns) {
                     String cell;
                     if (c.equals(e.column())) {

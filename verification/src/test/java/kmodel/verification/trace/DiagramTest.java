@@ -41,4 +41,25 @@ class DiagramTest {
             assertTrue(l.length() <= "  step  ".length() + 38, () -> "'" + l + "' in\n" + d);
         }
     }
+
+    @Test
+    void aFunctionColumnNamesTheKernelFunctionOfEachRow() {
+        String d = Diagram.render(List.of(
+                new TraceEvent(3, "t1", "t1", "sleeps TASK_UNINTERRUPTIBLE", TraceEvent.Level.INFO, "wait_on_page_bit_common"),
+                new TraceEvent(5, "t2", "t2", "wakes t1", TraceEvent.Level.INFO, "wake_page_function"),
+                new TraceEvent(6, "t2", "t2", "exits", TraceEvent.Level.INFO)));
+        assertEquals(String.join("\n",
+                "  step  function                 t1                           t2",
+                "  ----  -----------------------  ---------------------------  --------",
+                "     3  wait_on_page_bit_common  sleeps TASK_UNINTERRUPTIBLE",
+                "     5  wake_page_function                                    wakes t1",
+                "     6                                                        exits",
+                ""), d);
+    }
+
+    @Test
+    void withoutFunctionsThereIsNoFunctionColumn() {
+        String d = Diagram.render(List.of(new TraceEvent(1, "t1", "t1", "exits", TraceEvent.Level.INFO)));
+        assertEquals("  step  t1\n  ----  ------\n     1  exits\n", d);
+    }
 }

@@ -154,6 +154,8 @@ class ShardCliTest {
         assertOneLine(kmodel("check", "--shard", "0/2"), "--json");
         assertOneLine(kmodel("check", "--strategy", "pct", "--shard", "0/2", "--json", dir.resolve("x").toString()),
                 "exhaustive");
+        assertOneLine(kmodel("check", "--time-budget", "5m", "--shard", "0/2", "--json", dir.resolve("x").toString()),
+                "--shard", "--time-budget");
         String[] args = {"check", "--scenario", "textbook-waitqueue"};
         List<Path> files = shards(args, 3);
         Path s2 = files.get(0);

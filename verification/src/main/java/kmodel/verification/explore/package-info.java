@@ -25,7 +25,10 @@
  * </ul>
  *
  * <h2>Limitations</h2>
- * No partial-order reduction yet (sleep sets/DPOR): independent steps of different tasks are
- * interleaved both ways, so counts grow faster than they need to.
+ * Partial-order reduction ({@link kmodel.verification.explore.DporStrategy}) is source-DPOR
+ * with sleep sets unbounded and Coons et al.'s bounded POR without sleep sets under a bound;
+ * neither is optimal (no wakeup trees). Plain DFS ({@code --reduction none}) and delay bounding
+ * ({@link kmodel.verification.explore.DelayBoundStrategy}) interleave independent steps both
+ * ways.
  */
 package kmodel.verification.explore;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.TestFactory;
  * bug and under none: with the same preemption bound both reach the same set of distinct end
  * states and the same violation kinds ({@link ModelCheck#allViolations} goes on after each
  * violation and records its kind as an outcome {@code !kind}). Bound 1 keeps the cross product
- * (16 configurations by every scenario) inside the default build; the closing note of issue 6
+ * (15 configurations by every scenario) inside the default build; the closing note of issue 6
  * gives the same comparison at bound 2, run by hand. The naive combination of DPOR with a bound
  * (no conservative backtrack points, the mistake Coons et al. describe) must miss something
  * here, so this comparison can fail.

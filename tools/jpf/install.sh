@@ -69,7 +69,13 @@ fail_build() { # keeps the log, which the trap would remove
 
 # --- source ---------------------------------------------------------------------------------
 src="$work/jpf-core"
-if [ -d "$source_arg" ]; then
+if [ -d "$source_arg" ] && ! [ -f "$source_arg/build.gradle" ] \
+   && [ "$(git -C "$source_arg" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+  is_checkout=false  # a bare repository: cloned like a URL
+else
+  is_checkout=true
+fi
+if [ -d "$source_arg" ] && $is_checkout; then
   [ -f "$source_arg/build.gradle" ] && [ -d "$source_arg/src/main/gov/nasa/jpf" ] \
     || die "$source_arg is not a jpf-core checkout (no build.gradle and src/main/gov/nasa/jpf)"
   info "source: $source_arg (copied, not modified)"

@@ -18,7 +18,7 @@
 # servers, which a machine that reaches only Maven Central cannot do.
 #
 # Environment: JPF_JAVA_HOME  a JDK 17 (default: JAVA_HOME if it is 17, else /usr/lib/jvm/*17*)
-#              MVN            the Maven command (default: mvn)
+#              MVN            the Maven command, options allowed (default: mvn)
 #              MAVEN_REPO     a local repository to install into (default: Maven's own, ~/.m2/repository)
 # Each missing prerequisite ends the script with one line "install.sh: error: ..." and exit 1.
 set -euo pipefail
@@ -55,17 +55,18 @@ JAVAC="$jdk/bin/javac"; JAR="$jdk/bin/jar"
 
 # --- git, Maven ---------------------------------------------------------------------------------
 command -v git >/dev/null 2>&1 || die "git not found (on Debian: apt-get install git)"
-MVN="${MVN:-mvn}"
-command -v "$MVN" >/dev/null 2>&1 || die "Maven ($MVN) not found (on Debian: apt-get install maven)"
+read -r -a MVN <<<"${MVN:-mvn}"   # a command with options, e.g. MVN="mvn -o"
+command -v "${MVN[0]}" >/dev/null 2>&1 || die "Maven (${MVN[0]}) not found (on Debian: apt-get install maven)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/jpf-install.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 log="$work/build.log"
-fail_build() { # keeps the log, which the trap would remove
+keep_log() { # keeps the log, which the trap would remove, and prints its path
   local keep; keep="$(mktemp "${TMPDIR:-/tmp}/jpf-install-log.XXXXXX")"
-  cp "$log" "$keep"
-  die "jpf-core build failed: $1 (log: $keep)"
+  cp "$log" "$keep"; echo "$keep"
 }
+fail_build() { die "jpf-core build failed: $1 (log: $(keep_log))"; }
+fail_smoke() { die "smoke check of the built JPF failed: $1 (log: $(keep_log))"; }
 
 # --- source ---------------------------------------------------------------------------------
 src="$work/jpf-core"
@@ -175,7 +176,7 @@ public class Counter {
   }
 }
 JAVA
-"$JAVAC" -d "$smoke/sut" "$smoke/sut/Counter.java" >>"$log" 2>&1 || fail_build "javac of the smoke check"
+"$JAVAC" -d "$smoke/sut" "$smoke/sut/Counter.java" >>"$log" 2>&1 || fail_smoke "javac of its test program"
 # jpf-core's jpf.properties without its first lines, which name its own build/ directories
 sed -n '/^jpf-core.peer_packages/,$p' "$src/jpf.properties" >"$smoke/defaults.properties"
 run_smoke() { # run_smoke ARGS: prints JPF's report
@@ -187,10 +188,10 @@ run_smoke() { # run_smoke ARGS: prints JPF's report
 }
 echo "== smoke racy" >>"$log"
 run_smoke racy >"$smoke/racy.out"; cat "$smoke/racy.out" >>"$log"
-grep -q 'error #1: .*lost update' "$smoke/racy.out" || fail_build "smoke check: JPF did not find the lost update"
+grep -q 'error #1: .*lost update' "$smoke/racy.out" || fail_smoke "JPF did not report the unlocked counter's lost update"
 echo "== smoke locked" >>"$log"
 run_smoke locked >"$smoke/locked.out"; cat "$smoke/locked.out" >>"$log"
-grep -q '^no errors detected' "$smoke/locked.out" || fail_build "smoke check: JPF did not pass the locked counter"
+grep -q '^no errors detected' "$smoke/locked.out" || fail_smoke "JPF did not pass the locked counter"
 info "smoke check: JPF finds the lost update ($(sed -n 's/^states: *//p' "$smoke/racy.out")) and passes the locked counter ($(sed -n 's/^states: *//p' "$smoke/locked.out"))"
 
 # --- install --------------------------------------------------------------------------------
@@ -198,9 +199,9 @@ repo_opt=()
 [ -n "${MAVEN_REPO:-}" ] && repo_opt=("-Dmaven.repo.local=$MAVEN_REPO")
 install_jar() { # install_jar ARTIFACT FILE
   echo "== install $1" >>"$log"
-  "$MVN" -B -q "${repo_opt[@]}" install:install-file -Dfile="$2" -DgroupId=gov.nasa \
+  "${MVN[@]}" -B -q "${repo_opt[@]}" install:install-file -Dfile="$2" -DgroupId=gov.nasa \
     -DartifactId="$1" -Dversion="$VERSION" -Dpackaging=jar -DgeneratePom=true >>"$log" 2>&1 \
-    || fail_build "mvn install:install-file of gov.nasa:$1 (offline without maven-install-plugin? run once with network)"
+    || die "mvn install:install-file of gov.nasa:$1 failed (Maven cannot reach Maven Central for its install plugin? log: $(keep_log))"
   info "installed gov.nasa:$1:$VERSION ($(wc -c <"$2") bytes)"
 }
 install_jar jpf-core "$b/jpf.jar"

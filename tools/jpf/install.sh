@@ -31,7 +31,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 info() { echo "$prog: $*"; }
 
 case "${1:-}" in
-  -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [ $# -le 1 ] || die "usage: tools/jpf/install.sh [SOURCE]  (SOURCE: a jpf-core checkout or a git URL)"
 source_arg="${1:-$DEFAULT_SOURCE}"
@@ -97,6 +97,7 @@ revision="$(git -C "$src" rev-parse HEAD 2>/dev/null || echo unknown)"
 # --- build (javac, following build.gradle's source sets) ------------------------------------
 info "building with $jdk (revision $revision)"
 b="$src/build"
+rm -rf "$b"  # a checkout's own earlier build is not reused
 mkdir -p "$b/annotations" "$b/main" "$b/peers" "$b/classes" "$b/classes/modules"
 M="$src/src/classes/modules"
 patch=()

@@ -759,42 +759,22 @@ public final class DporStrategy implements ExplorationStrategy {
         if (node.fixed) {
             return; // reversal point inside the fixed prefix: another unit covers it
         }
-        int tj = evTask[j];
-        // First local index, per task, of its steps in v = notdep(j).k, to test "some earlier step of
-        // v happens before u" in one pass.
-        int[] firstInV = new int[taskLast.length];
-        int initials = 0;
-        int chosenInitial = -1;
-        boolean covered = false;
-        for (int u = j + 1; u <= k; u++) {
-            if (u < k && happensBefore(j, evClock[u])) {
-                continue; // u happens after j: not in notdep(j)
-            }
-            int tu = evTask[u];
-            boolean initial = firstInV[tu] == 0;
-            int[] cu = evClock[u];
-            for (int t = 0; t < firstInV.length && initial; t++) {
-                if (firstInV[t] != 0 && t < cu.length && cu[t] >= firstInV[t]) {
-                    initial = false;
-                }
-            }
-            if (firstInV[tu] == 0) {
-                firstInV[tu] = evLocal[u];
-            }
-            if (!initial || tu == tj || !node.isEnabled(tu)) {
+        int n = initials(j, k);
+        int chosen = -1;
+        for (int i = 0; i < n; i++) {
+            int tu = wanted[i];
+            if (!node.isEnabled(tu)) {
                 continue;
             }
-            initials++;
             if (node.backtrack.get(tu) || node.asleep(tu)) {
-                covered = true;
-                break;
+                return; // already covered here
             }
-            if (chosenInitial < 0 || tu == evTask[k]) {
-                chosenInitial = tu;
+            if (chosen < 0 || tu == evTask[k]) {
+                chosen = tu;
             }
         }
-        if (!covered && chosenInitial >= 0) {
-            node.backtrack.set(chosenInitial);
+        if (chosen >= 0) {
+            node.backtrack.set(chosen);
         }
     }
 
@@ -816,16 +796,36 @@ public final class DporStrategy implements ExplorationStrategy {
         if (node.missing == 0 && (cons == null || cons.missing == 0)) {
             return; // every task the bound allows is already tried at both points
         }
-        int tj = evTask[j];
+        int nWanted = initials(j, k);
+        if (!node.fixed) {
+            addBacktrack(node, wanted, nWanted);
+        }
+        if (cons != null) {
+            addBacktrack(cons, wanted, nWanted);
+        }
+    }
+
+    /** Scratch of {@link #initials}: per task, the local index of its first step in v; and the initials found. */
+    private int[] firstInV = new int[16];
+    private int[] wanted = new int[16];
+
+    /**
+     * Puts into {@code wanted[0..n)}, in order of appearance, the tasks other than {@code j}'s that
+     * can start {@code v = notdep(j).k}: those whose first step in {@code v} has no earlier step of
+     * {@code v} happening before it. One pass, with the first local index of each task's steps in
+     * {@code v}.
+     */
+    private int initials(int j, int k) {
         if (firstInV.length < taskLast.length) {
             firstInV = new int[taskLast.length];
             wanted = new int[taskLast.length];
         }
         Arrays.fill(firstInV, 0);
-        int nWanted = 0;
+        int tj = evTask[j];
+        int n = 0;
         for (int u = j + 1; u <= k; u++) {
             if (u < k && happensBefore(j, evClock[u])) {
-                continue;
+                continue; // u happens after j: not in notdep(j)
             }
             int tu = evTask[u];
             boolean initial = firstInV[tu] == 0;
@@ -839,19 +839,11 @@ public final class DporStrategy implements ExplorationStrategy {
                 firstInV[tu] = evLocal[u];
             }
             if (initial && tu != tj) {
-                wanted[nWanted++] = tu;
+                wanted[n++] = tu;
             }
         }
-        if (!node.fixed) {
-            addBacktrack(node, wanted, nWanted);
-        }
-        if (cons != null) {
-            addBacktrack(cons, wanted, nWanted);
-        }
+        return n;
     }
-
-    private int[] firstInV = new int[16];
-    private int[] wanted = new int[16];
 
     /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */
     private void addBacktrack(Node node, int[] tasks, int n) {

@@ -14,7 +14,6 @@ import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;
 import kmodel.kernel.sched.TraceEvent;
-import kmodel.verification.explore.DelayBoundStrategy;
 import kmodel.verification.explore.DfsStrategy;
 import kmodel.verification.explore.DporStrategy;
 import kmodel.verification.explore.ExplorationStrategy;
@@ -147,7 +146,7 @@ public final class ModelCheck {
 
     /**
      * Exhaustive search with a delay bound instead of a preemption bound (Emmi, Qadeer and
-     * Rakamaric, POPL 2011; {@link kmodel.verification.explore.DelayBoundStrategy}), iterated
+     * Rakamaric, POPL 2011; {@link DfsStrategy#delayBounded}), iterated
      * 0, 1, ..., d; plain, without reduction. For comparing orders of exploration.
      */
     public ModelCheck delayBound(int d) {
@@ -500,7 +499,7 @@ public final class ModelCheck {
         } else if (delayBound >= 0) {
             for (int d = iterative ? 0 : delayBound; d <= delayBound; d++) {
                 final int b = d;
-                phases.add(new Phase(x -> new DelayBoundStrategy(b), -1));
+                phases.add(new Phase(x -> DfsStrategy.delayBounded(b), -1));
             }
             return phases;
         } else if (preemptions == UNBOUNDED || preemptions == AUTO) {

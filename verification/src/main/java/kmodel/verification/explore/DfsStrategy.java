@@ -33,8 +33,10 @@ public final class DfsStrategy implements ExplorationStrategy {
         final int width;
         /** The task that could have gone on running (-1: none, or a data choice). */
         final int current;
-        /** Preemptions on the path before this node. */
+        /** Preemptions (delays, for a delay bound) on the path before this node. */
         final int preemptionsBefore;
+        /** Delay bounding: option {@code i} costs {@code i} delays. */
+        final boolean delays;
         int chosen;
         // For the progress estimate only (explored()): executions below the alternatives done.
         /** Executions below the alternatives already finished, and how many those are. */
@@ -43,8 +45,9 @@ public final class DfsStrategy implements ExplorationStrategy {
         /** Executions begun before the current alternative's first one. */
         long childStart;
 
-        Node(int kind, int[] options, int width, int current, int preemptionsBefore, long childStart) {
+        Node(int kind, int[] options, int width, int current, int preemptionsBefore, long childStart, boolean delays) {
             this.kind = kind;
+            this.delays = delays;
             this.options = options;
             this.width = width;
             this.current = current;
@@ -62,7 +65,10 @@ public final class DfsStrategy implements ExplorationStrategy {
         }
 
         int cost(int i) {
-            return kind == TASK && current >= 0 && options[i] != current ? 1 : 0;
+            if (kind != TASK) {
+                return 0;
+            }
+            return delays ? i : current >= 0 && options[i] != current ? 1 : 0;
         }
     }
 
@@ -84,8 +90,43 @@ public final class DfsStrategy implements ExplorationStrategy {
     private final ArrayList<long[]> finished = new ArrayList<>();
     private static final int BUDGET_CLASSES = 8;
 
+    /** Delay bounding instead of preemption bounding ({@link #delayBounded}). */
+    private final boolean delays;
+    /** Delay bounding: the task picked at the last choice of this execution (-1: none yet). */
+    private int last = -1;
+
     public DfsStrategy(int preemptionBound) {
-        this.bound = preemptionBound;
+        this(preemptionBound, false);
+    }
+
+    private DfsStrategy(int bound, boolean delays) {
+        this.bound = bound;
+        this.delays = delays;
+    }
+
+    /**
+     * Exhaustive search with a delay bound instead of a preemption bound (Emmi, Qadeer and
+     * Rakamaric, "Delay-bounded scheduling", POPL 2011), for comparison. A deterministic
+     * round-robin scheduler runs the current task while it can run; when it blocks or exits, the
+     * next runnable task after it in id order. A <em>delay</em> skips the task that scheduler would
+     * pick for the next one in round-robin order, so the {@code i}-th option costs {@code i}
+     * delays wherever the decision is (a different pick where the running task blocked costs a
+     * delay, where a preemption bound gives it for free). With bound {@code d}, at most {@code d}
+     * delays per execution: the number of executions does not grow with the number of tasks, and
+     * with many tasks that do not interact bound 0 is one schedule where preemption bound 0 still
+     * runs every order in which they finish.
+     *
+     * <p>Limits: a pass is only "within delay bound d" (a schedule with {@code d} delays has at
+     * most {@code d} preemptions, not the other way round); no reduction, no {@link #prefix}. The
+     * runtime reports only real choices to this strategy, so the round-robin order starts after
+     * the task picked at the last choice: still one deterministic default schedule, which is all
+     * the bound needs.
+     */
+    public static DfsStrategy delayBounded(int delayBound) {
+        if (delayBound < 0) {
+            throw new IllegalArgumentException("negative delay bound " + delayBound);
+        }
+        return new DfsStrategy(delayBound, true);
     }
 
     /**
@@ -96,6 +137,9 @@ public final class DfsStrategy implements ExplorationStrategy {
      * the scenario and the bound; a task that is not runnable there is reported as nondeterminism.
      */
     public DfsStrategy prefix(int[] decisions) {
+        if (delays) {
+            throw new IllegalStateException("a delay-bounded search is not split");
+        }
         this.prefix = decisions.clone();
         return this;
     }
@@ -128,6 +172,7 @@ public final class DfsStrategy implements ExplorationStrategy {
         executions++;
         depth = 0;
         preemptions = 0;
+        last = -1;
         schedule.clear();
     }
 
@@ -140,25 +185,41 @@ public final class DfsStrategy implements ExplorationStrategy {
                 throw new NondeterminismException(depth, "the runnable tasks differ from the earlier execution");
             }
         } else {
-            int[] opts = new int[n];
-            int k = 0;
-            if (current >= 0) {
-                opts[k++] = current;
-            }
-            for (int i = 0; i < n; i++) {
-                if (ids[i] != current) {
-                    opts[k++] = ids[i];
-                }
-            }
-            node = new Node(TASK, fixedOrAll(opts, n), n, current, preemptions, executions - 1);
+            int[] opts = order(ids, n, current, delays ? (current >= 0 ? current : last) : Integer.MIN_VALUE);
+            node = new Node(TASK, fixedOrAll(opts, n), n, current, preemptions, executions - 1, delays);
             stack.add(node);
         }
         int chosen = node.options[node.chosen];
+        last = chosen;
         preemptions += node.cost(node.chosen);
         maxPreemptionsSeen = Math.max(maxPreemptionsSeen, preemptions);
         depth++;
         schedule.add(chosen);
         return chosen;
+    }
+
+    /**
+     * The runnable tasks in exploration order: {@code first} (the task that may go on running, if
+     * any), then the others in id order starting after {@code after}, wrapping around. Plain DFS
+     * starts from the lowest id; delay bounding's round robin from the running or last task.
+     */
+    private static int[] order(int[] ids, int n, int first, int after) {
+        int[] opts = new int[n];
+        int k = 0;
+        if (first >= 0) {
+            opts[k++] = first;
+        }
+        int start = 0;
+        while (start < n && ids[start] <= after) {
+            start++;
+        }
+        for (int i = 0; i < n; i++) {
+            int t = ids[(start + i) % n];
+            if (t != first) {
+                opts[k++] = t;
+            }
+        }
+        return opts;
     }
 
     @Override
@@ -174,7 +235,7 @@ public final class DfsStrategy implements ExplorationStrategy {
             for (int i = 0; i < n; i++) {
                 opts[i] = i;
             }
-            node = new Node(VALUE, fixedOrAll(opts, n), n, -1, preemptions, executions - 1);
+            node = new Node(VALUE, fixedOrAll(opts, n), n, -1, preemptions, executions - 1, false);
             stack.add(node);
         }
         depth++;
@@ -279,6 +340,9 @@ public final class DfsStrategy implements ExplorationStrategy {
 
     @Override
     public String describe() {
+        if (delays) {
+            return "exhaustive, delay bound " + bound;
+        }
         return bound == Integer.MAX_VALUE ? "exhaustive, complete (plain DFS, no reduction)" : "exhaustive, preemption bound " + bound;
     }
 }

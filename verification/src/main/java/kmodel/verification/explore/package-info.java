@@ -28,7 +28,7 @@
  * Partial-order reduction ({@link kmodel.verification.explore.DporStrategy}) is source-DPOR
  * with sleep sets unbounded and Coons et al.'s bounded POR without sleep sets under a bound;
  * neither is optimal (no wakeup trees). Plain DFS ({@code --reduction none}) and delay bounding
- * ({@link kmodel.verification.explore.DelayBoundStrategy}) interleave independent steps both
+ * ({@link kmodel.verification.explore.DfsStrategy#delayBounded}) interleave independent steps both
  * ways.
  */
 package kmodel.verification.explore;

@@ -14,8 +14,8 @@ import kmodel.kernel.locking.Spinlock;
  * synchronisation, for checkers that explore interleavings themselves (Java PathFinder,
  * Lincheck) and for plain unit tests of sequential code. Scheduling points are no-ops; each
  * primitive's atomic step is made atomic by {@code synchronized} on its object. It uses only what
- * JPF handles: threads, {@code synchronized}, {@code wait/notifyAll}, {@code Thread.join}, {@code AtomicInteger},
- * {@code ThreadLocal}.
+ * JPF handles: threads, {@code synchronized}, {@code wait/notifyAll}, {@code Thread.join},
+ * {@code AtomicInteger}, {@code ThreadLocal}.
  *
  * <p>{@link #execute} runs a {@link Program} the way {@link DeterministicRuntime#execute} does:
  * boot on the calling thread, every task on a thread of its own, then, once every non-daemon task
@@ -27,7 +27,8 @@ import kmodel.kernel.locking.Spinlock;
  *   <li>Quiescence: a task that sleeps with nobody left to wake it (a missed wake-up) simply
  *       never returns, and {@link #execute} waits for it forever. Run on real threads that is a
  *       hang; Java PathFinder and Lincheck, which control every thread, report it as a deadlock
- *       (every thread parked), not as {@code missed-wakeup}. Likewise a task spinning on a
+ *       (every thread waiting; Lincheck: "Concurrent test has hung"), not as
+ *       {@code missed-wakeup}. Likewise a task spinning on a
  *       spinlock whose holder exited spins forever (a livelock to the checkers).</li>
  *   <li>Interleavings: on real threads a run is one schedule the JVM happened to pick; only a
  *       checker that controls the threads explores them. There is no step bound, no trace and no
@@ -40,6 +41,9 @@ import kmodel.kernel.locking.Spinlock;
  *       PathFinder plugs in {@code Verify.getInt} to explore them.</li>
  *   <li>Daemon tasks (io-wq workers) are not waited for: the end checks run once every other
  *       task has exited, whatever the daemons do.</li>
+ *   <li>After the first violation the other tasks are stopped at their next primitive (sleepers
+ *       are woken to unwind), so that no thread of a finished run touches the next run's runtime;
+ *       only the first violation is reported.</li>
  * </ul>
  */
 public final class FreeRunningRuntime implements Runtime {

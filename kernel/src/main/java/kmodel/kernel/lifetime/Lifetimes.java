@@ -20,7 +20,8 @@ import kmodel.kernel.sched.Runtime;
  *       ({@link #checkLeaks()}).</li>
  * </ul>
  *
- * Only the running task touches it (one task runs at a time), so it needs no lock. New objects
+ * Under the deterministic runtime only the running task touches it (one task runs at a time);
+ * registration and freeing are synchronised for the free-running runtime. New objects
  * register with the tracker of the runtime that runs the creating thread ({@link Kernel#rtOrNull}),
  * while that tracker is {@linkplain #activate() active}: no static state, so explorations on
  * different threads ({@code --jobs N}) never see each other's objects.
@@ -66,20 +67,30 @@ public final class Lifetimes extends Footprinted {
         return l != null && l.active ? l : null;
     }
 
+    /**
+     * Registers a new object. Synchronised (uncontended under the deterministic runtime): under
+     * the free-running runtime tasks on real threads create objects at the same time.
+     */
     void register(KObject o) {
         if (recorder != null) {
             recorder.access(this);
             recorder.access(o);
         }
-        o.slot = objects.size();
-        objects.add(o);
+        synchronized (this) {
+            o.slot = objects.size();
+            objects.add(o);
+        }
     }
 
+    /** Marks {@code o} freed; one atomic step, so that two racing frees are a double release on real threads too. */
     void free(KObject o) {
-        if (o.freed) {
-            Kernel.fail(ViolationKind.DOUBLE_RELEASE, o.kind() + " " + o.name() + " freed twice");
+        synchronized (this) {
+            if (!o.freed) {
+                o.freed = true;
+                return;
+            }
         }
-        o.freed = true;
+        Kernel.fail(ViolationKind.DOUBLE_RELEASE, o.kind() + " " + o.name() + " freed twice");
     }
 
     static void useAfterFree(KObject o) {

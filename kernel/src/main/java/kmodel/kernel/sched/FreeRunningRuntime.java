@@ -2,7 +2,6 @@ package kmodel.kernel.sched;
 
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.Violation;
@@ -14,24 +13,102 @@ import kmodel.kernel.locking.Spinlock;
  * The free-running runtime: the same primitives mapped onto real Java threads and real
  * synchronisation, for checkers that explore interleavings themselves (Java PathFinder,
  * Lincheck) and for plain unit tests of sequential code. Scheduling points are no-ops; each
- * primitive's atomic step is made atomic by {@code synchronized} on its object.
+ * primitive's atomic step is made atomic by {@code synchronized} on its object. It uses only what
+ * JPF handles: threads, {@code synchronized}, {@code wait/notifyAll}, {@code Thread.join},
+ * {@code AtomicInteger}, {@code ThreadLocal}.
  *
- * <p>Minimal on purpose (limitations): it has no quiescence detection (a missed wake-up is a hang,
- * which JPF reports as a deadlock), no step bound and no trace. Data choices always take 0.
- * It uses only what JPF handles: threads, {@code synchronized}, {@code LockSupport},
- * {@code AtomicInteger}.
+ * <p>{@link #execute} runs a {@link Program} the way {@link DeterministicRuntime#execute} does:
+ * boot on the calling thread, every task on a thread of its own, then, once every non-daemon task
+ * has exited, the program's end checks, the lifetime tracker's leak check, and, at each task's
+ * exit, the check that it holds no lock (the same messages as the deterministic runtime).
+ *
+ * <h2>What a free run cannot see</h2>
+ * <ul>
+ *   <li>Quiescence: a task that sleeps with nobody left to wake it (a missed wake-up) simply
+ *       never returns, and {@link #execute} waits for it forever. Run on real threads that is a
+ *       hang; Java PathFinder and Lincheck, which control every thread, report it as a deadlock
+ *       (every thread waiting; Lincheck: "Concurrent test has hung"), not as
+ *       {@code missed-wakeup}. Likewise a task spinning on a
+ *       spinlock whose holder exited spins forever (a livelock to the checkers).</li>
+ *   <li>Interleavings: on real threads a run is one schedule the JVM happened to pick; only a
+ *       checker that controls the threads explores them. There is no step bound, no trace and no
+ *       replay token.</li>
+ *   <li>The memory model: model code touches task state and some fields between the
+ *       primitives' monitors without {@code volatile}. The checkers explore sequentially
+ *       consistent executions (as the deterministic runtime does); a run on real hardware may
+ *       not be, so a free run on real threads proves nothing about a weak memory model.</li>
+ *   <li>Data choices ({@link #choose}) go to a {@link Chooser}: by default always 0; Java
+ *       PathFinder plugs in {@code Verify.getInt} to explore them.</li>
+ *   <li>Daemon tasks (io-wq workers) are not waited for: the end checks run once every other
+ *       task has exited, whatever the daemons do.</li>
+ *   <li>After the first violation the other tasks are stopped at their next primitive (sleepers
+ *       are woken to unwind), so that no thread of a finished run touches the next run's runtime;
+ *       only the first violation is reported.</li>
+ * </ul>
  */
 public final class FreeRunningRuntime implements Runtime {
+    /** Picks data choices ({@link Runtime#choose}): the checker's own nondeterminism. */
+    public interface Chooser {
+        /** A value in {@code [0, n)} for the choice {@code why}; called only when {@code n > 1}. */
+        int choose(int n, String why);
+    }
+
+    /** The default chooser: always the first alternative. */
+    public static final Chooser FIRST = (n, why) -> 0;
+
+    /** Unwinds a task once the run is over (a violation elsewhere). Stackless. */
+    static final class Stop extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Stop() {
+            super("free run stopped", null, false, false);
+        }
+    }
+
     private final Kconfig config;
+    private final Chooser chooser;
     private final Lifetimes lifetimes = new Lifetimes();
     private final ThreadLocal<Task> currentTask = new ThreadLocal<>();
-    private final ArrayList<Thread> threads = new ArrayList<>();
+    /** Tasks and their threads, index for index. Guarded by {@code tasks}. */
     private final ArrayList<Task> tasks = new ArrayList<>();
+    private final ArrayList<Thread> threads = new ArrayList<>();
     private final AtomicInteger nextId = new AtomicInteger();
+    /** {@link #runAll()} has started the tasks: a task spawned from now on starts at once. */
+    private volatile boolean started;
     private volatile Violation violation;
+    /**
+     * Set once a task hit a violation: every task still running then unwinds at its next
+     * primitive ({@link Stop}) instead of running on, so that no thread of this run touches the
+     * runtime installed after it.
+     */
+    private volatile boolean stopped;
+    /**
+     * The program being executed, kept in a field of this (shared) runtime for Lincheck's sake:
+     * Lincheck inserts switch points only at accesses to objects it has seen shared, and it cannot
+     * follow references held by lambdas (the captured fields of JDK hidden classes), so a world
+     * reachable only through the tasks' lambdas would look thread-local and its races would go
+     * unexplored (measured: a lost update on such a world passed 1,000 invocations). Stored here
+     * before boot, the program's world is published by an ordinary field write.
+     */
+    private volatile Program program;
+    /**
+     * The object of the last scheduling point ({@link #point}), written by every point: no use to
+     * the model, but it shows Lincheck that the object is shared (an object written into a field
+     * of a shared object is), and the write is a switch point of Lincheck's where the model has a
+     * scheduling point; a second guard, with {@link #program}, against Lincheck taking objects the
+     * tasks reach only through their lambdas for thread-local.
+     */
+    private Object pointObject;
 
+    /** A runtime whose data choices always take 0. */
     public FreeRunningRuntime(Kconfig config) {
+        this(config, FIRST);
+    }
+
+    /** A runtime whose data choices {@code chooser} makes. */
+    public FreeRunningRuntime(Kconfig config, Chooser chooser) {
         this.config = config;
+        this.chooser = chooser;
     }
 
     /**
@@ -52,32 +129,93 @@ public final class FreeRunningRuntime implements Runtime {
         Kernel.install(null);
     }
 
-    /** Makes the calling thread a task of this runtime. */
+    /** Makes the calling thread a task of this runtime (with no thread of its own to wake). */
     public Task adoptCurrentThread(String name) {
         Task t = new Task(nextId.getAndIncrement(), name, name, false, false, null);
         t.runState = Task.RunState.RUNNABLE;
         currentTask.set(t);
         synchronized (tasks) {
             tasks.add(t);
+            threads.add(null);
         }
         return t;
     }
 
-    /** Starts every spawned task on its own thread and waits for all of them; returns the first violation. */
+    /**
+     * Runs {@code program} once on real threads and returns its first violation, or null: installs
+     * this runtime, boots the program on the calling thread (as task {@code boot}), starts every
+     * task it spawned, waits until every non-daemon task has exited or one of them hit a
+     * violation, then runs the program's end checks and the lifetime tracker's leak check (as
+     * {@link DeterministicRuntime#execute} does at the end of an execution). A runtime executes
+     * one program once. A missed wake-up never returns (see the class comment).
+     */
+    public Violation execute(Program program) {
+        Task boot = new Task(-1, "boot", "boot", false, false, null);
+        boot.runState = Task.RunState.RUNNABLE;
+        Runtime prev = Kernel.install(this);
+        lifetimes.activate();
+        currentTask.set(boot);
+        this.program = program;
+        try {
+            try {
+                program.boot(this);
+            } catch (Violation v) {
+                return v;
+            }
+            Violation v = runAll();
+            if (v != null) {
+                return v;
+            }
+            try {
+                program.finish();
+                lifetimes.checkLeaks();
+            } catch (Violation end) {
+                return end;
+            }
+            return null;
+        } finally {
+            currentTask.remove();
+            lifetimes.deactivate();
+            Kernel.install(prev);
+        }
+    }
+
+    /**
+     * Starts every spawned task on its own thread and joins every non-daemon task (those spawned
+     * while running too); returns the first violation. Once a task hits a violation the others
+     * are stopped: each unwinds at its next primitive (a sleeper is woken to do so).
+     */
     public Violation runAll() {
-        ArrayList<Thread> toStart;
-        synchronized (threads) {
-            toStart = new ArrayList<>(threads);
+        ArrayList<Thread> toStart = new ArrayList<>();
+        synchronized (tasks) {
+            started = true;
+            for (int i = 0; i < threads.size(); i++) {
+                if (threads.get(i) != null) {
+                    toStart.add(threads.get(i));
+                }
+            }
         }
-        for (Thread th : toStart) {
-            th.start();
+        for (int i = 0; i < toStart.size(); i++) {
+            toStart.get(i).start();
         }
-        for (Thread th : toStart) {
+        for (int i = 0;; i++) {
+            Task t;
+            Thread th;
+            synchronized (tasks) {
+                if (i == tasks.size()) {
+                    break;
+                }
+                t = tasks.get(i);
+                th = threads.get(i);
+            }
+            if (th == null || t.daemon()) {
+                continue;
+            }
             try {
                 th.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                throw new IllegalStateException("interrupted while waiting for " + t.name(), e);
             }
         }
         return violation;
@@ -86,6 +224,25 @@ public final class FreeRunningRuntime implements Runtime {
     /** The first violation any task hit, or null. */
     public Violation violation() {
         return violation;
+    }
+
+    /** Records the first violation and stops the run: every sleeper is woken to unwind. */
+    private void setViolation(Violation v) {
+        ArrayList<Task> all;
+        synchronized (tasks) {
+            if (violation != null) {
+                return;
+            }
+            violation = v;
+            stopped = true;
+            all = new ArrayList<>(tasks);
+        }
+        for (int i = 0; i < all.size(); i++) {
+            Task t = all.get(i);
+            synchronized (t) {
+                t.notifyAll();
+            }
+        }
     }
 
     @Override
@@ -106,33 +263,48 @@ public final class FreeRunningRuntime implements Runtime {
     @Override
     public void point(String what, Object obj) {
         // Real threads interleave on their own.
+        if (stopped) {
+            throw new Stop();
+        }
+        pointObject = obj;
     }
 
     @Override
+    /**
+     * Sleeps on the task's own monitor ({@code wait}) until {@link #tryToWakeUp} set it running
+     * ({@code notifyAll}): a monitor, not {@code LockSupport.park}, because Lincheck lets a park
+     * return spuriously and takes the re-parking loop for a livelock (measured on
+     * {@code textbook-waitqueue}: 300 invocations in 90 s with park, 52 s with the monitor, and its
+     * lost wake-up found after 182 invocations with park, 34 with the monitor). JPF handles both.
+     */
     public void block() {
         Task me = current();
+        if (threadOf(me) == null) {
+            throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it is the only task",
+                    me.name());
+        }
         synchronized (me) {
             me.runState = Task.RunState.SLEEPING;
-        }
-        for (;;) {
-            synchronized (me) {
-                if (me.state == Task.TASK_RUNNING) {
-                    me.runState = Task.RunState.RUNNABLE;
-                    return;
+            while (me.state != Task.TASK_RUNNING) {
+                if (stopped) {
+                    throw new Stop();
+                }
+                try {
+                    me.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(me.name() + " interrupted in schedule()", e);
                 }
             }
-            if (threadOf(me) == null) {
-                throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it is the only task", me.name());
-            }
-            LockSupport.park(me);
+            me.runState = Task.RunState.RUNNABLE;
         }
     }
 
     private Thread threadOf(Task t) {
-        synchronized (threads) {
-            for (Thread th : threads) {
-                if (th.getName().equals("kmodel-" + t.name())) {
-                    return th;
+        synchronized (tasks) {
+            for (int i = 0; i < tasks.size(); i++) {
+                if (tasks.get(i) == t) {
+                    return threads.get(i);
                 }
             }
         }
@@ -146,14 +318,12 @@ public final class FreeRunningRuntime implements Runtime {
                 return false;
             }
             p.state = Task.TASK_RUNNING;
-        }
-        Thread th = threadOf(p);
-        if (th != null) {
-            LockSupport.unpark(th);
+            p.notifyAll();
         }
         return true;
     }
 
+    /** Takes {@code lock}, spinning while another task holds it (each attempt under the lock's monitor). */
     @Override
     public void spinLock(Spinlock lock) {
         Task me = current();
@@ -165,10 +335,15 @@ public final class FreeRunningRuntime implements Runtime {
                     return;
                 }
                 if (lock.owner() == me) {
-                    throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + ")", me.name());
+                    throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + "): AA deadlock", me.name());
                 }
             }
-            Thread.yield();
+            if (stopped) {
+                throw new Stop();
+            }
+            // No Thread.yield(): with it, Lincheck 3.7 on JDK 17 reported the first invocation of
+            // every harness as hung in our runs (perhaps its 30 s invocation limit on a loaded
+            // machine; not settled). The monitor above is the checkers' switch point.
         }
     }
 
@@ -177,7 +352,8 @@ public final class FreeRunningRuntime implements Runtime {
         Task me = current();
         synchronized (lock) {
             if (lock.owner() != me) {
-                throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by a task that does not hold it", me.name());
+                throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by " + me.name()
+                        + ", which does not hold it", me.name());
             }
             lock.acquiredBy(null);
             me.locksHeld--;
@@ -186,33 +362,54 @@ public final class FreeRunningRuntime implements Runtime {
 
     @Override
     public int choose(int n, String why) {
-        return 0;
+        return n <= 1 ? 0 : chooser.choose(n, why);
     }
 
     @Override
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(nextId.getAndIncrement(), name, column != null ? column : name, irq, daemon, body);
+        Thread th = new Thread(() -> runTask(t), "kmodel-" + name);
+        th.setDaemon(true);
+        boolean startNow;
         synchronized (tasks) {
             tasks.add(t);
-        }
-        Thread th = new Thread(() -> {
-            currentTask.set(t);
-            t.runState = Task.RunState.RUNNABLE;
-            try {
-                body.run();
-            } catch (Violation v) {
-                if (violation == null) {
-                    violation = v;
-                }
-            } finally {
-                t.runState = Task.RunState.EXITED;
-            }
-        }, "kmodel-" + name);
-        th.setDaemon(true);
-        synchronized (threads) {
             threads.add(th);
+            startNow = started;
+        }
+        if (startNow) {
+            // spawned while running (an interrupt-context completion): start it at once
+            th.start();
         }
         return t;
+    }
+
+    /**
+     * A task's thread: its body, then the exit checks {@link DeterministicRuntime} makes (no
+     * spinlock or sleeping lock held). A {@link Violation} is recorded; any other exception is the
+     * model crashing, an {@code oops} (an {@link Error} is recorded and rethrown, so that a checker
+     * that controls the thread sees it too).
+     */
+    private void runTask(Task t) {
+        currentTask.set(t);
+        t.runState = Task.RunState.RUNNABLE;
+        try {
+            t.body.run();
+            Violation leak = TaskExit.lockLeak(t);
+            if (leak != null) {
+                setViolation(leak);
+            }
+        } catch (Stop s) {
+            // unwound: the run is over
+        } catch (Violation v) {
+            setViolation(v);
+        } catch (RuntimeException e) {
+            setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()));
+        } catch (Error e) {
+            setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()));
+            throw e;
+        } finally {
+            t.runState = Task.RunState.EXITED;
+        }
     }
 
     @Override

@@ -20,7 +20,9 @@ import kmodel.kernel.sched.Runtime;
  *       ({@link #checkLeaks()}).</li>
  * </ul>
  *
- * Only the running task touches it (one task runs at a time), so it needs no lock. New objects
+ * Under the deterministic runtime only the running task touches it (one task runs at a time);
+ * under the free-running runtime tasks register objects concurrently, so the list is appended to
+ * under its own lock. New objects
  * register with the tracker of the runtime that runs the creating thread ({@link Kernel#rtOrNull}),
  * while that tracker is {@linkplain #activate() active}: no static state, so explorations on
  * different threads ({@code --jobs N}) never see each other's objects.
@@ -71,8 +73,13 @@ public final class Lifetimes extends Footprinted {
             recorder.access(this);
             recorder.access(o);
         }
-        o.slot = objects.size();
-        objects.add(o);
+        // Under the free-running runtime tasks create objects on real threads at the same time
+        // (Java PathFinder found two of them racing in ArrayList.add): the lock makes the append
+        // atomic; under the deterministic runtime it is never contended.
+        synchronized (objects) {
+            o.slot = objects.size();
+            objects.add(o);
+        }
     }
 
     void free(KObject o) {

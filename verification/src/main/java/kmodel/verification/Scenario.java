@@ -87,8 +87,11 @@ public final class Scenario<W> {
         return settings;
     }
 
-    /** One execution's program: fresh world, fresh tasks. */
-    Program program() {
+    /**
+     * One execution's program: fresh world, fresh tasks. Public for the free-running harnesses
+     * ({@code kmodel.verification.harness}), which run it on real threads.
+     */
+    public Program program() {
         return new Program() {
             private W world;
 

@@ -56,6 +56,14 @@ import org.junit.jupiter.api.Test;
  * {@code Kernel.sole}, the one runtime bound to its own threads while there is only one (runtimes
  * that run side by side bind their threads through a final {@code ThreadLocal}).
  *
+ * <p>The free-running harnesses ({@code kmodel.verification.harness}) run under Java PathFinder,
+ * and with them everything they load: {@code Scenario}, {@code ScenarioRegistry}, the scenarios
+ * and {@code FreeRunningRuntime} ({@link #HARNESS_RUNTIME}). Those keep to the JPF-safe rules
+ * too ({@link #HARNESS_RULES}: no records, streams, Guava, {@code java.util.concurrent} beyond
+ * the two, static mutable state or {@code String.join}), and load nothing of the explorer, the
+ * bug catalog or the deterministic runtime; lambdas and {@code java.util.function} are allowed
+ * there. {@code String.join} is also kept out of the model.
+ *
  * <p>A rule that cannot fail proves nothing (and an importer pointed at the wrong classpath
  * finds nothing): each rule is also evaluated against a test-only canary class that breaks it
  * and must be reported, and against canaries that break the other rules and must not be.
@@ -149,8 +157,45 @@ class ModelRulesArchTest {
                     .allowEmptyShould(true)
                     .because("static state survives from one execution to the next and breaks replay"));
 
+    static final Rule NO_STRING_JOIN = new Rule("no String.join", scope -> noClasses().that(scope)
+            .should().callMethod(String.class, "join", CharSequence.class, Iterable.class)
+            .orShould().callMethod(String.class, "join", CharSequence.class, CharSequence[].class)
+            .because("JPF fails on String.join (DESIGN.md): join by hand (kmodel.verification.scenarios.Texts)"));
+
     static final List<Rule> RULES = ImmutableList.of(NO_RECORDS, NO_STREAMS, NO_CONCURRENT, NO_GUAVA, NO_FUNCTION,
-            NO_UPWARD_DEPENDENCY, NO_SWALLOWING_CATCH, NO_STATIC_MUTABLE_STATE);
+            NO_UPWARD_DEPENDENCY, NO_SWALLOWING_CATCH, NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN);
+
+    // ------------------------------------------------------------------ the free-running harnesses
+
+    /**
+     * What the free-running harnesses load at run time, besides the model: the harness package,
+     * {@code Scenario} and {@code ScenarioRegistry}, the scenarios, and the free-running runtime.
+     * JPF runs all of it, so it keeps to the JPF-safe subset too ({@link #HARNESS_RULES}), except
+     * that lambdas and {@code java.util.function} are allowed (JPF handles them).
+     */
+    static final DescribedPredicate<JavaClass> HARNESS_RUNTIME = DescribedPredicate.describe(
+            "the harnesses' run-time classes (kmodel.verification.harness.., kmodel.verification.scenarios.., "
+                    + "kmodel.verification.Scenario*, kmodel.kernel.sched.FreeRunningRuntime*)",
+            c -> resideInAnyPackage("kmodel.verification.harness..", "kmodel.verification.scenarios..").test(c)
+                    || nameStartingWith("kmodel.verification.Scenario").test(c)
+                    || nameStartingWith("kmodel.kernel.sched.FreeRunningRuntime").test(c));
+
+    /**
+     * Breaks the harnesses' isolation: the explorer's machinery, the bug catalog (Guava) or the
+     * deterministic runtime (reflection, {@code ThreadFactory}) loaded by a harness.
+     */
+    static final Rule NO_EXPLORER = new Rule("no explorer, catalog or deterministic runtime",
+            scope -> noClasses().that(scope)
+                    .should().dependOnClassesThat(DescribedPredicate.describe(
+                            "verification classes outside the harnesses' run-time classes, tools, or DeterministicRuntime",
+                            (JavaClass c) -> (resideInAnyPackage("kmodel.verification..", "kmodel.tools..").test(c)
+                                    && !HARNESS_RUNTIME.test(c))
+                                    || nameStartingWith("kmodel.kernel.sched.DeterministicRuntime").test(c)))
+                    .because("JPF runs the harnesses: the catalog uses Guava, the explorer and the deterministic "
+                            + "runtime threads, reflection and java.util.concurrent"));
+
+    static final List<Rule> HARNESS_RULES = ImmutableList.of(NO_RECORDS, NO_STREAMS, NO_CONCURRENT, NO_GUAVA,
+            NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN, NO_EXPLORER);
 
     private static JavaClasses imported;
     private static JavaClasses canaries;
@@ -162,6 +207,7 @@ class ModelRulesArchTest {
                 .importPackages("kmodel");
         List<Class<?>> all = new ArrayList<>(CANARIES);
         all.add(CanaryAllowed.class);
+        all.add(CanaryCatalog.class);
         canaries = new ClassFileImporter().importClasses(all);
     }
 
@@ -250,6 +296,39 @@ class ModelRulesArchTest {
         NO_STATIC_MUTABLE_STATE.on(MODEL).check(imported);
     }
 
+    @Test
+    void modelClassesDoNotCallStringJoin() {
+        NO_STRING_JOIN.on(MODEL).check(imported);
+    }
+
+    @Test
+    void theHarnessScopeHoldsWhatTheHarnessesLoad() {
+        List<String> scope = new ArrayList<>();
+        for (JavaClass c : imported) {
+            if (HARNESS_RUNTIME.test(c)) {
+                scope.add(c.getName());
+            }
+        }
+        for (String n : List.of("kmodel.verification.harness.Harness", "kmodel.verification.harness.Harnesses",
+                "kmodel.verification.harness.FreeRun", "kmodel.verification.Scenario",
+                "kmodel.verification.Scenario$Builder", "kmodel.verification.ScenarioRegistry",
+                "kmodel.verification.scenarios.PageLockScenarios", "kmodel.verification.scenarios.TextbookScenarios",
+                "kmodel.kernel.sched.FreeRunningRuntime")) {
+            assertTrue(scope.contains(n), () -> n + " in " + scope);
+        }
+        for (String n : List.of("kmodel.verification.catalog.BugCatalog", "kmodel.verification.ModelCheck",
+                "kmodel.kernel.sched.DeterministicRuntime")) {
+            assertFalse(scope.contains(n), n);
+        }
+    }
+
+    @Test
+    void theHarnessesKeepToTheJpfSafeSubset() {
+        for (Rule r : HARNESS_RULES) {
+            r.on(HARNESS_RUNTIME).check(imported);
+        }
+    }
+
     // ------------------------------------------------------------------ canaries: every rule can fail
 
     /** Breaks NO_RECORDS. */
@@ -305,6 +384,20 @@ class ModelRulesArchTest {
         }
     }
 
+    /** Breaks NO_STRING_JOIN. */
+    static final class CanaryJoin {
+        static String names(List<String> pages) {
+            return String.join(",", pages);
+        }
+    }
+
+    /** Breaks NO_EXPLORER (and, as a model class, NO_UPWARD_DEPENDENCY: it is not in the model matrix). */
+    static final class CanaryCatalog {
+        static boolean known(String id) {
+            return kmodel.verification.catalog.BugCatalog.find(id) != null;
+        }
+    }
+
     /** Breaks nothing: the allowed concurrency classes, a narrow catch, static final constants. */
     static final class CanaryAllowed {
         static final int PAGE_SIZE = 4096;
@@ -325,7 +418,12 @@ class ModelRulesArchTest {
 
     /** The canary that breaks {@code RULES.get(i)}, in the same order. */
     static final List<Class<?>> CANARIES = List.of(CanaryRecord.class, CanaryStream.class, CanaryConcurrent.class,
-            CanaryGuava.class, CanaryFunction.class, CanaryUpward.class, CanaryCatch.class, CanaryStatic.class);
+            CanaryGuava.class, CanaryFunction.class, CanaryUpward.class, CanaryCatch.class, CanaryStatic.class,
+            CanaryJoin.class);
+
+    /** The canary that breaks {@code HARNESS_RULES.get(i)}, in the same order. */
+    static final List<Class<?>> HARNESS_CANARIES = List.of(CanaryRecord.class, CanaryStream.class,
+            CanaryConcurrent.class, CanaryGuava.class, CanaryStatic.class, CanaryJoin.class, CanaryCatalog.class);
 
     private static boolean violates(Rule rule, Class<?> canary) {
         return rule.on(type(canary)).evaluate(canaries).hasViolation();
@@ -340,6 +438,20 @@ class ModelRulesArchTest {
                         "rule '" + RULES.get(r) + "' on " + CANARIES.get(c).getSimpleName());
             }
             assertFalse(violates(RULES.get(r), CanaryAllowed.class), "rule '" + RULES.get(r) + "' on CanaryAllowed");
+        }
+    }
+
+    @Test
+    void everyHarnessRuleReportsItsCanaryAndOnlyItsCanary() {
+        assertEquals(HARNESS_RULES.size(), HARNESS_CANARIES.size());
+        for (int r = 0; r < HARNESS_RULES.size(); r++) {
+            for (int c = 0; c < HARNESS_CANARIES.size(); c++) {
+                assertEquals(r == c, violates(HARNESS_RULES.get(r), HARNESS_CANARIES.get(c)),
+                        "rule '" + HARNESS_RULES.get(r) + "' on " + HARNESS_CANARIES.get(c).getSimpleName());
+            }
+            assertFalse(violates(HARNESS_RULES.get(r), CanaryAllowed.class), "rule '" + HARNESS_RULES.get(r) + "' on CanaryAllowed");
+            // lambdas and java.util.function are fine where JPF runs
+            assertFalse(violates(HARNESS_RULES.get(r), CanaryFunction.class), "rule '" + HARNESS_RULES.get(r) + "' on CanaryFunction");
         }
     }
 

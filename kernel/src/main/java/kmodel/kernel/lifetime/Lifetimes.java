@@ -21,8 +21,7 @@ import kmodel.kernel.sched.Runtime;
  * </ul>
  *
  * Under the deterministic runtime only the running task touches it (one task runs at a time);
- * under the free-running runtime tasks register objects concurrently, so the list is appended to
- * under its own lock. New objects
+ * registration and freeing are synchronised for the free-running runtime. New objects
  * register with the tracker of the runtime that runs the creating thread ({@link Kernel#rtOrNull}),
  * while that tracker is {@linkplain #activate() active}: no static state, so explorations on
  * different threads ({@code --jobs N}) never see each other's objects.
@@ -68,25 +67,30 @@ public final class Lifetimes extends Footprinted {
         return l != null && l.active ? l : null;
     }
 
+    /**
+     * Registers a new object. Synchronised (uncontended under the deterministic runtime): under
+     * the free-running runtime tasks on real threads create objects at the same time.
+     */
     void register(KObject o) {
         if (recorder != null) {
             recorder.access(this);
             recorder.access(o);
         }
-        // Under the free-running runtime tasks create objects on real threads at the same time
-        // (Java PathFinder found two of them racing in ArrayList.add): the lock makes the append
-        // atomic; under the deterministic runtime it is never contended.
-        synchronized (objects) {
+        synchronized (this) {
             o.slot = objects.size();
             objects.add(o);
         }
     }
 
+    /** Marks {@code o} freed; one atomic step, so that two racing frees are a double release on real threads too. */
     void free(KObject o) {
-        if (o.freed) {
-            Kernel.fail(ViolationKind.DOUBLE_RELEASE, o.kind() + " " + o.name() + " freed twice");
+        synchronized (this) {
+            if (!o.freed) {
+                o.freed = true;
+                return;
+            }
         }
-        o.freed = true;
+        Kernel.fail(ViolationKind.DOUBLE_RELEASE, o.kind() + " " + o.name() + " freed twice");
     }
 
     static void useAfterFree(KObject o) {

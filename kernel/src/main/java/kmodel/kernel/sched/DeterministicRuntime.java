@@ -567,12 +567,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                 t.runState = Task.RunState.RUNNABLE;
                 try {
                     t.body.run();
-                    if (t.locksHeld > 0) {
-                        setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " exited holding "
-                                + t.locksHeld + " spinlock(s)", t.name()), t);
-                    } else if (!t.heldLocks().isEmpty()) {
-                        setViolation(new Violation(ViolationKind.LOCK_LEAK, t.name() + " exited holding "
-                                + t.heldLocks().get(0).lockName(), t.name()), t);
+                    Violation leak = TaskExit.lockLeak(t);
+                    if (leak != null) {
+                        setViolation(leak, t);
                     }
                 } catch (AbortExecution e) {
                     // unwound: the execution is over
@@ -580,7 +577,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                     setViolation(v, t);
                 } catch (Throwable e) {
                     oops = e;
-                    setViolation(new Violation(ViolationKind.OOPS, oopsMessage(t.name(), e), t.name()), t);
+                    setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()), t);
                 }
             }
             t.runState = Task.RunState.EXITED;
@@ -595,41 +592,6 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
             handTo(controller);
         }
-    }
-
-    /**
-     * The message of an {@code oops}: the task, the exception and the model frame it came from,
-     * e.g. {@code oops in t1: java.lang.NullPointerException: ... at
-     * kmodel.mm.Filemap.unlockPage(Filemap.java:293)}. The model frame is the first frame, from the
-     * top, of a class in a {@code kmodel.} package that is not this runtime: for an exception
-     * thrown inside the JDK (a collection, {@code Objects.requireNonNull}) or inside the runtime
-     * (a primitive handed a null task), that is the model code that called it.
-     */
-    static String oopsMessage(String task, Throwable e) {
-        StringBuilder sb = new StringBuilder("oops in ").append(task).append(": ").append(e);
-        StackTraceElement f = modelFrame(e);
-        if (f != null) {
-            // Formatted by hand: StackTraceElement.toString() may prefix a class loader or module.
-            sb.append(" at ").append(f.getClassName()).append('.').append(f.getMethodName()).append('(')
-                    .append(f.getFileName() != null ? f.getFileName() : "Unknown Source");
-            if (f.getLineNumber() >= 0) {
-                sb.append(':').append(f.getLineNumber());
-            }
-            sb.append(')');
-        }
-        return sb.toString();
-    }
-
-    /** The first stack frame of {@code e} in a {@code kmodel.} class other than this runtime, or null. */
-    static StackTraceElement modelFrame(Throwable e) {
-        String runtime = DeterministicRuntime.class.getName();
-        for (StackTraceElement f : e.getStackTrace()) {
-            String c = f.getClassName();
-            if (c.startsWith("kmodel.") && !c.equals(runtime) && !c.startsWith(runtime + "$")) {
-                return f;
-            }
-        }
-        return null;
     }
 
     /**

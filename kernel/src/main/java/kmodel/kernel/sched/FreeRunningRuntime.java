@@ -14,24 +14,83 @@ import kmodel.kernel.locking.Spinlock;
  * The free-running runtime: the same primitives mapped onto real Java threads and real
  * synchronisation, for checkers that explore interleavings themselves (Java PathFinder,
  * Lincheck) and for plain unit tests of sequential code. Scheduling points are no-ops; each
- * primitive's atomic step is made atomic by {@code synchronized} on its object.
+ * primitive's atomic step is made atomic by {@code synchronized} on its object. It uses only what
+ * JPF handles: threads, {@code synchronized}, {@code LockSupport}, {@code AtomicInteger},
+ * {@code ThreadLocal}.
  *
- * <p>Minimal on purpose (limitations): it has no quiescence detection (a missed wake-up is a hang,
- * which JPF reports as a deadlock), no step bound and no trace. Data choices always take 0.
- * It uses only what JPF handles: threads, {@code synchronized}, {@code LockSupport},
- * {@code AtomicInteger}.
+ * <p>{@link #execute} runs a {@link Program} the way {@link DeterministicRuntime#execute} does:
+ * boot on the calling thread, every task on a thread of its own, then, once every non-daemon task
+ * has exited, the program's end checks, the lifetime tracker's leak check, and, at each task's
+ * exit, the check that it holds no lock (the same messages as the deterministic runtime).
+ *
+ * <h2>What a free run cannot see</h2>
+ * <ul>
+ *   <li>Quiescence: a task that sleeps with nobody left to wake it (a missed wake-up) simply
+ *       never returns, and {@link #execute} waits for it forever. Run on real threads that is a
+ *       hang; Java PathFinder and Lincheck, which control every thread, report it as a deadlock
+ *       (every thread parked), not as {@code missed-wakeup}. Likewise a task spinning on a
+ *       spinlock whose holder exited spins forever (a livelock to the checkers).</li>
+ *   <li>Interleavings: on real threads a run is one schedule the JVM happened to pick; only a
+ *       checker that controls the threads explores them. There is no step bound, no trace and no
+ *       replay token.</li>
+ *   <li>The memory model: model code touches task state and some fields between the
+ *       primitives' monitors without {@code volatile}. The checkers explore sequentially
+ *       consistent executions (as the deterministic runtime does); a run on real hardware may
+ *       not be, so a free run on real threads proves nothing about a weak memory model.</li>
+ *   <li>Data choices ({@link #choose}) go to a {@link Chooser}: by default always 0; Java
+ *       PathFinder plugs in {@code Verify.getInt} to explore them.</li>
+ *   <li>Daemon tasks (io-wq workers) are not waited for: the end checks run once every other
+ *       task has exited, whatever the daemons do.</li>
+ * </ul>
  */
 public final class FreeRunningRuntime implements Runtime {
+    /** Picks data choices ({@link Runtime#choose}): the checker's own nondeterminism. */
+    public interface Chooser {
+        /** A value in {@code [0, n)} for the choice {@code why}; called only when {@code n > 1}. */
+        int choose(int n, String why);
+    }
+
+    /** The default chooser: always the first alternative. */
+    public static final Chooser FIRST = (n, why) -> 0;
+
+    /** Unwinds a task once the run is over (a violation elsewhere). Stackless. */
+    static final class Stop extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Stop() {
+            super("free run stopped", null, false, false);
+        }
+    }
+
     private final Kconfig config;
+    private final Chooser chooser;
     private final Lifetimes lifetimes = new Lifetimes();
     private final ThreadLocal<Task> currentTask = new ThreadLocal<>();
-    private final ArrayList<Thread> threads = new ArrayList<>();
+    /** Tasks and their threads, index for index. Guarded by {@code tasks}. */
     private final ArrayList<Task> tasks = new ArrayList<>();
+    private final ArrayList<Thread> threads = new ArrayList<>();
     private final AtomicInteger nextId = new AtomicInteger();
+    /** Started non-daemon tasks that have not exited. */
+    private final AtomicInteger live = new AtomicInteger();
+    /** The thread that waits in {@link #runAll()}, unparked by every exit and violation. */
+    private volatile Thread waiter;
     private volatile Violation violation;
+    /**
+     * Set once a task hit a violation: every task still running then unwinds at its next
+     * primitive ({@link Stop}) instead of running on, so that no thread of this run touches the
+     * runtime installed after it.
+     */
+    private volatile boolean stopped;
 
+    /** A runtime whose data choices always take 0. */
     public FreeRunningRuntime(Kconfig config) {
+        this(config, FIRST);
+    }
+
+    /** A runtime whose data choices {@code chooser} makes. */
+    public FreeRunningRuntime(Kconfig config, Chooser chooser) {
         this.config = config;
+        this.chooser = chooser;
     }
 
     /**
@@ -52,32 +111,92 @@ public final class FreeRunningRuntime implements Runtime {
         Kernel.install(null);
     }
 
-    /** Makes the calling thread a task of this runtime. */
+    /** Makes the calling thread a task of this runtime (with no thread of its own to wake). */
     public Task adoptCurrentThread(String name) {
         Task t = new Task(nextId.getAndIncrement(), name, name, false, false, null);
         t.runState = Task.RunState.RUNNABLE;
         currentTask.set(t);
         synchronized (tasks) {
             tasks.add(t);
+            threads.add(null);
         }
         return t;
     }
 
-    /** Starts every spawned task on its own thread and waits for all of them; returns the first violation. */
-    public Violation runAll() {
-        ArrayList<Thread> toStart;
-        synchronized (threads) {
-            toStart = new ArrayList<>(threads);
-        }
-        for (Thread th : toStart) {
-            th.start();
-        }
-        for (Thread th : toStart) {
+    /**
+     * Runs {@code program} once on real threads and returns its first violation, or null: installs
+     * this runtime, boots the program on the calling thread (as task {@code boot}), starts every
+     * task it spawned, waits until every non-daemon task has exited or one of them hit a
+     * violation, then runs the program's end checks and the lifetime tracker's leak check (as
+     * {@link DeterministicRuntime#execute} does at the end of an execution). A runtime executes
+     * one program once. A missed wake-up never returns (see the class comment).
+     */
+    public Violation execute(Program program) {
+        Task boot = new Task(-1, "boot", "boot", false, false, null);
+        boot.runState = Task.RunState.RUNNABLE;
+        Runtime prev = Kernel.install(this);
+        lifetimes.activate();
+        currentTask.set(boot);
+        try {
             try {
-                th.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+                program.boot(this);
+            } catch (Violation v) {
+                return v;
+            }
+            Violation v = runAll();
+            if (v != null) {
+                return v;
+            }
+            try {
+                program.finish();
+                lifetimes.checkLeaks();
+            } catch (Violation end) {
+                return end;
+            }
+            return null;
+        } finally {
+            currentTask.remove();
+            lifetimes.deactivate();
+            Kernel.install(prev);
+        }
+    }
+
+    /**
+     * Starts every spawned task on its own thread and waits until every non-daemon task has
+     * exited; returns the first violation. Once a task hits a violation the others are stopped:
+     * each unwinds at its next primitive (a sleeper is woken to do so), and this returns when
+     * they have.
+     */
+    public Violation runAll() {
+        ArrayList<Thread> toStart = new ArrayList<>();
+        synchronized (tasks) {
+            for (int i = 0; i < threads.size(); i++) {
+                Thread th = threads.get(i);
+                if (th != null && th.getState() == Thread.State.NEW) {
+                    toStart.add(th);
+                }
+            }
+        }
+        waiter = Thread.currentThread();
+        for (int i = 0; i < toStart.size(); i++) {
+            toStart.get(i).start();
+        }
+        while (live.get() > 0 && violation == null) {
+            LockSupport.park(this);
+        }
+        if (violation != null) {
+            stopped = true;
+            ArrayList<Thread> all;
+            synchronized (tasks) {
+                all = new ArrayList<>(threads);
+            }
+            for (int i = 0; i < all.size(); i++) {
+                if (all.get(i) != null) {
+                    LockSupport.unpark(all.get(i));
+                }
+            }
+            while (live.get() > 0) {
+                LockSupport.park(this);
             }
         }
         return violation;
@@ -86,6 +205,22 @@ public final class FreeRunningRuntime implements Runtime {
     /** The first violation any task hit, or null. */
     public Violation violation() {
         return violation;
+    }
+
+    private void setViolation(Violation v) {
+        synchronized (tasks) {
+            if (violation == null) {
+                violation = v;
+            }
+        }
+        wakeWaiter();
+    }
+
+    private void wakeWaiter() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     @Override
@@ -106,6 +241,9 @@ public final class FreeRunningRuntime implements Runtime {
     @Override
     public void point(String what, Object obj) {
         // Real threads interleave on their own.
+        if (stopped) {
+            throw new Stop();
+        }
     }
 
     @Override
@@ -115,6 +253,9 @@ public final class FreeRunningRuntime implements Runtime {
             me.runState = Task.RunState.SLEEPING;
         }
         for (;;) {
+            if (stopped) {
+                throw new Stop();
+            }
             synchronized (me) {
                 if (me.state == Task.TASK_RUNNING) {
                     me.runState = Task.RunState.RUNNABLE;
@@ -122,17 +263,18 @@ public final class FreeRunningRuntime implements Runtime {
                 }
             }
             if (threadOf(me) == null) {
-                throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it is the only task", me.name());
+                throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it has no thread "
+                        + "another task could wake", me.name());
             }
             LockSupport.park(me);
         }
     }
 
     private Thread threadOf(Task t) {
-        synchronized (threads) {
-            for (Thread th : threads) {
-                if (th.getName().equals("kmodel-" + t.name())) {
-                    return th;
+        synchronized (tasks) {
+            for (int i = 0; i < tasks.size(); i++) {
+                if (tasks.get(i) == t) {
+                    return threads.get(i);
                 }
             }
         }
@@ -165,8 +307,11 @@ public final class FreeRunningRuntime implements Runtime {
                     return;
                 }
                 if (lock.owner() == me) {
-                    throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + ")", me.name());
+                    throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + "): AA deadlock", me.name());
                 }
+            }
+            if (stopped) {
+                throw new Stop();
             }
             Thread.yield();
         }
@@ -177,7 +322,8 @@ public final class FreeRunningRuntime implements Runtime {
         Task me = current();
         synchronized (lock) {
             if (lock.owner() != me) {
-                throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by a task that does not hold it", me.name());
+                throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by " + me.name()
+                        + ", which does not hold it", me.name());
             }
             lock.acquiredBy(null);
             me.locksHeld--;
@@ -186,33 +332,59 @@ public final class FreeRunningRuntime implements Runtime {
 
     @Override
     public int choose(int n, String why) {
-        return 0;
+        return n <= 1 ? 0 : chooser.choose(n, why);
     }
 
     @Override
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(nextId.getAndIncrement(), name, column != null ? column : name, irq, daemon, body);
+        Thread th = new Thread(() -> runTask(t), "kmodel-" + name);
+        th.setDaemon(true);
         synchronized (tasks) {
             tasks.add(t);
-        }
-        Thread th = new Thread(() -> {
-            currentTask.set(t);
-            t.runState = Task.RunState.RUNNABLE;
-            try {
-                body.run();
-            } catch (Violation v) {
-                if (violation == null) {
-                    violation = v;
-                }
-            } finally {
-                t.runState = Task.RunState.EXITED;
-            }
-        }, "kmodel-" + name);
-        th.setDaemon(true);
-        synchronized (threads) {
             threads.add(th);
         }
+        if (!daemon) {
+            live.incrementAndGet();
+        }
+        if (waiter != null) {
+            // spawned while running (an interrupt-context completion): start it at once
+            th.start();
+        }
         return t;
+    }
+
+    /**
+     * A task's thread: its body, then the exit checks {@link DeterministicRuntime} makes (no
+     * spinlock or sleeping lock held). A {@link Violation} is recorded; any other exception is the
+     * model crashing, an {@code oops} (an {@link Error} is recorded and rethrown, so that a checker
+     * that controls the thread sees it too).
+     */
+    private void runTask(Task t) {
+        currentTask.set(t);
+        t.runState = Task.RunState.RUNNABLE;
+        try {
+            t.body.run();
+            Violation leak = TaskExit.lockLeak(t);
+            if (leak != null) {
+                setViolation(leak);
+            }
+        } catch (Stop s) {
+            // unwound: the run is over
+        } catch (Violation v) {
+            setViolation(v);
+        } catch (RuntimeException e) {
+            setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()));
+        } catch (Error e) {
+            setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()));
+            throw e;
+        } finally {
+            t.runState = Task.RunState.EXITED;
+            if (!t.daemon()) {
+                live.decrementAndGet();
+            }
+            wakeWaiter();
+        }
     }
 
     @Override

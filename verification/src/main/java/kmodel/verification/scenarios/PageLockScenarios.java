@@ -96,7 +96,7 @@ public final class PageLockScenarios {
                     s.task("killer", w::killer);
                 })
                 .atEnd(w -> w.file.check())
-                .outcome(w -> String.join(",", w.results));
+                .outcome(w -> Texts.join(",", w.results));
     }
 
     /**
@@ -389,7 +389,7 @@ public final class PageLockScenarios {
                     s.irq("end_io", () -> Filemap.endPageWriteback(w.page));
                 })
                 .atEnd(w -> w.file.check())
-                .outcome(w -> String.join(",", w.results))
+                .outcome(w -> Texts.join(",", w.results))
                 .build();
     }
 

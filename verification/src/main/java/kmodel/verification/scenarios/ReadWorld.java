@@ -136,7 +136,7 @@ final class ReadWorld {
     String outcome() {
         StringBuilder sb = new StringBuilder();
         results.forEach((task, rs) -> sb.append(sb.length() == 0 ? "" : " ").append(task).append('=')
-                .append(String.join(",", rs)));
+                .append(Texts.join(",", rs)));
         return sb.toString();
     }
 }

@@ -301,7 +301,7 @@ public final class SwarmRecipe {
         String[] fields = text.strip().split(" +");
         String[] head = {"pages", "table", "walk", "ra", "cached", "wb", "fail"};
         if (fields.length < head.length + 1) {
-            throw bad("expected " + String.join("=, ", head) + "=, then t0=..., got '" + abbreviate(text) + "'");
+            throw bad("expected " + Texts.join("=, ", head) + "=, then t0=..., got '" + abbreviate(text) + "'");
         }
         for (int i = 0; i < head.length; i++) {
             value(fields[i], head[i]);

@@ -269,7 +269,7 @@ public final class SwarmScenarios {
                 if (i > 0) {
                     sb.append(' ');
                 }
-                sb.append('t').append(i).append(':').append(String.join(",", results.get(i)));
+                sb.append('t').append(i).append(':').append(Texts.join(",", results.get(i)));
             }
             return sb.toString();
         }

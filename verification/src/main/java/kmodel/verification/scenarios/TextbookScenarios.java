@@ -107,7 +107,7 @@ public final class TextbookScenarios {
                 .task("waiter2", WaitWorld::waiter)
                 .task("waker", WaitWorld::waker)
                 .atEnd(WaitWorld::check)
-                .outcome(w -> String.join(",", w.finished))
+                .outcome(w -> Texts.join(",", w.finished))
                 .build();
     }
 

@@ -39,28 +39,68 @@ final class JpfSettings {
 
     /** A Config read from one source, with {@code +key=value} arguments laid over it. */
     private static final class IsolatedConfig extends Config {
-        IsolatedConfig(Reader in, String[] args) {
+        IsolatedConfig(Reader in) {
             super(in);
+        }
+
+        void args(String[] args) {
             loadArgs(args.clone());
         }
     }
 
-    /** The configuration of a JPF run: the resource, the class paths, then {@code args}. */
-    static Config config(String... args) {
-        Config conf;
+    /** The configuration of a JPF run: the resource, the class paths, then {@code args} ({@code +key=value}, which win). */
+    static IsolatedConfig config(String... args) {
+        IsolatedConfig conf;
         try (InputStream in = JpfSettings.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + RESOURCE + " missing beside " + JpfSettings.class.getName());
             }
-            conf = new IsolatedConfig(new InputStreamReader(in, StandardCharsets.UTF_8), args);
+            conf = new IsolatedConfig(new InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + RESOURCE, e);
         }
         conf.put("classpath", String.join(",", classpath()));
         conf.put("native_classpath", jpfJar());
-        // the site, the app and the projects this configuration does not have
-        conf.put("jpf.site", "");
-        conf.put("jpf.app", "");
+        conf.args(args);
+        return conf;
+    }
+
+    /**
+     * Where JPF may switch threads. {@code FIELD}: JPF's own default, before every access to a
+     * field or array of an object that more than one thread reaches (and at every synchronisation
+     * action); it sees data races between the model's primitives too. {@code PRIMITIVE}: only at
+     * synchronisation actions (monitor enter and exit, park and unpark, yield, thread start, join
+     * and end). The free-running runtime makes every primitive of the model one such action (it
+     * runs the primitive's atomic step under the primitive object's monitor), so this is the
+     * explorer's granularity: one choice per primitive, the model's plain fields between two
+     * primitives invisible to other tasks (DESIGN.md, "sequential consistency between scheduling
+     * points"); a data race between primitives is not looked for.
+     */
+    enum Granularity {
+        FIELD,
+        PRIMITIVE
+    }
+
+    /**
+     * At {@link Granularity#PRIMITIVE}: no choice at an access to a field of the model or of
+     * java.util (the model's collections), none at an array access inside their methods, none when
+     * a reference is stored into a shared object ("exposure": a field write too), and none right
+     * after a monitor exit that unblocks a thread (the releasing task reaches its next primitive,
+     * itself a choice, before it touches shared state again).
+     */
+    static final String PRIMITIVE_NEVER_BREAK = "kmodel.*.*,java.util.*.*";
+
+    /** {@link #config(String...)} at {@code granularity}. */
+    static Config config(Granularity granularity, String... args) {
+        IsolatedConfig conf = config(args);
+        if (granularity == Granularity.PRIMITIVE) {
+            conf.put("vm.shared.never_break_fields", conf.getString("vm.shared.never_break_fields") + "," + PRIMITIVE_NEVER_BREAK);
+            conf.put("vm.shared.never_break_methods", conf.getString("vm.shared.never_break_methods") + "," + PRIMITIVE_NEVER_BREAK);
+            conf.put("vm.shared.break_on_exposure", "false");
+            conf.put("cg.break_lock_release", "false");
+            conf.args(args);
+        }
+        conf.put("kmodel.granularity", granularity.name());
         return conf;
     }
 

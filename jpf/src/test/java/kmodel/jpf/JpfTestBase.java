@@ -61,9 +61,44 @@ public abstract class JpfTestBase extends TestJPF {
         return false;
     }
 
+    /**
+     * Host: runs JPF on the calling test method and returns what it reported, judging nothing
+     * (for the tests that show a judgement failing); under JPF: null, and the body runs.
+     */
+    protected final JpfOutcome explore(String label, String... args) {
+        if (isJPFRun()) {
+            return null;
+        }
+        return run(callerTestMethod(), label, args);
+    }
+
+    /**
+     * Host: runs JPF on {@code main(args)} of {@code target} (a class of the SUT, not a test
+     * method), records the outcome and returns it for the caller to judge.
+     */
+    final JpfOutcome runMain(String label, JpfSettings.Granularity granularity, Class<?> target, String... mainArgs) {
+        Config conf = JpfSettings.config(granularity, extraArgs());
+        conf.put("target", target.getName());
+        conf.put("target.args", String.join(",", mainArgs));
+        JPF jpf = new JPF(conf);
+        JpfOutcome o = run(jpf, label);
+        JpfResults.record(o);
+        return o;
+    }
+
+    /** Extra {@code +key=value} settings for experiments: {@code -Dkmodel.jpf.args="+a=b +c=d"} (none by default). */
+    static String[] extraArgs() {
+        String a = System.getProperty("kmodel.jpf.args", "").trim();
+        return a.isEmpty() ? new String[0] : a.split("\\s+");
+    }
+
     /** Host: runs JPF on {@code testMethod} with a {@link JpfWatch} and measures it. */
     final JpfOutcome run(StackTraceElement testMethod, String label, String... args) {
-        JPF jpf = createJPF(testMethod, args);
+        return run(createJPF(testMethod, args), label);
+    }
+
+    /** Host: runs {@code jpf} with a {@link JpfWatch} (and the profile, if asked for) and measures it. */
+    final JpfOutcome run(JPF jpf, String label) {
         JpfWatch watch = new JpfWatch();
         jpf.addListener(watch);
         JpfChoiceProfile profile = Boolean.getBoolean("kmodel.jpf.profile") ? new JpfChoiceProfile() : null;

@@ -104,6 +104,17 @@ final class JpfSettings {
         return conf;
     }
 
+    /**
+     * Stops the search after {@code maxStates} new states (jpf-core's BudgetChecker; a search it
+     * stops is not complete: {@link JpfOutcome#complete()}).
+     */
+    static void budget(Config conf, int maxStates) {
+        String listeners = conf.getString("listener");
+        String budget = "gov.nasa.jpf.listener.BudgetChecker";
+        conf.put("listener", listeners == null || listeners.isEmpty() ? budget : listeners + "," + budget);
+        conf.put("budget.max_state", Integer.toString(maxStates));
+    }
+
     /** The SUT class path: jpf-classes, the kmodel modules, this module's test classes; each must exist. */
     static List<String> classpath() {
         List<String> cp = new ArrayList<>();

@@ -74,10 +74,13 @@ public abstract class JpfTestBase extends TestJPF {
 
     /**
      * Host: runs JPF on {@code main(args)} of {@code target} (a class of the SUT, not a test
-     * method), records the outcome and returns it for the caller to judge.
+     * method), its search stopped after {@code maxStates} new states, records the outcome and
+     * returns it for the caller to judge.
      */
-    final JpfOutcome runMain(String label, JpfSettings.Granularity granularity, Class<?> target, String... mainArgs) {
+    final JpfOutcome runMain(String label, JpfSettings.Granularity granularity, int maxStates, Class<?> target,
+            String... mainArgs) {
         Config conf = JpfSettings.config(granularity, extraArgs());
+        JpfSettings.budget(conf, maxStates);
         conf.put("target", target.getName());
         conf.put("target.args", String.join(",", mainArgs));
         JPF jpf = new JPF(conf);

@@ -2,7 +2,6 @@ package kmodel.kernel.sched;
 
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.Violation;
@@ -15,7 +14,7 @@ import kmodel.kernel.locking.Spinlock;
  * synchronisation, for checkers that explore interleavings themselves (Java PathFinder,
  * Lincheck) and for plain unit tests of sequential code. Scheduling points are no-ops; each
  * primitive's atomic step is made atomic by {@code synchronized} on its object. It uses only what
- * JPF handles: threads, {@code synchronized}, {@code LockSupport}, {@code AtomicInteger},
+ * JPF handles: threads, {@code synchronized}, {@code wait/notifyAll}, {@code Thread.join}, {@code AtomicInteger},
  * {@code ThreadLocal}.
  *
  * <p>{@link #execute} runs a {@link Program} the way {@link DeterministicRuntime#execute} does:
@@ -79,10 +78,8 @@ public final class FreeRunningRuntime implements Runtime {
     private final ArrayList<Task> tasks = new ArrayList<>();
     private final ArrayList<Thread> threads = new ArrayList<>();
     private final AtomicInteger nextId = new AtomicInteger();
-    /** Started non-daemon tasks that have not exited. */
-    private final AtomicInteger live = new AtomicInteger();
-    /** The thread that waits in {@link #runAll()}, unparked by every exit and violation. */
-    private volatile Thread waiter;
+    /** {@link #runAll()} has started the tasks: a task spawned from now on starts at once. */
+    private volatile boolean started;
     private volatile Violation violation;
     /**
      * Set once a task hit a violation: every task still running then unwinds at its next
@@ -90,6 +87,23 @@ public final class FreeRunningRuntime implements Runtime {
      * runtime installed after it.
      */
     private volatile boolean stopped;
+    /**
+     * The program being executed, kept in a field of this (shared) runtime for Lincheck's sake:
+     * Lincheck inserts switch points only at accesses to objects it has seen shared, and it cannot
+     * follow references held by lambdas (the captured fields of JDK hidden classes), so a world
+     * reachable only through the tasks' lambdas would look thread-local and its races would go
+     * unexplored. Stored here before boot, the program's world is published by an ordinary field
+     * write.
+     */
+    private volatile Program program;
+    /**
+     * The object of the last scheduling point ({@link #point}), written by every point: no use to
+     * the model, but it shows Lincheck that the object is shared (an object written into a field
+     * of a shared object is), and the write is a switch point of Lincheck's where the model has a
+     * scheduling point. Without it, Lincheck took objects the tasks reach only through their
+     * lambdas (a scenario's world) for thread-local and explored no interleaving of them.
+     */
+    private Object pointObject;
 
     /** A runtime whose data choices always take 0. */
     public FreeRunningRuntime(Kconfig config) {
@@ -146,6 +160,7 @@ public final class FreeRunningRuntime implements Runtime {
         Runtime prev = Kernel.install(this);
         lifetimes.activate();
         currentTask.set(boot);
+        this.program = program;
         try {
             try {
                 program.boot(this);
@@ -171,41 +186,41 @@ public final class FreeRunningRuntime implements Runtime {
     }
 
     /**
-     * Starts every spawned task on its own thread and waits until every non-daemon task has
-     * exited; returns the first violation. Once a task hits a violation the others are stopped:
-     * each unwinds at its next primitive (a sleeper is woken to do so), and this returns when
-     * they have.
+     * Starts every spawned task on its own thread and joins every non-daemon task (those spawned
+     * while running too); returns the first violation. Once a task hits a violation the others
+     * are stopped: each unwinds at its next primitive (a sleeper is woken to do so).
      */
     public Violation runAll() {
         ArrayList<Thread> toStart = new ArrayList<>();
         synchronized (tasks) {
+            started = true;
             for (int i = 0; i < threads.size(); i++) {
-                Thread th = threads.get(i);
-                if (th != null && th.getState() == Thread.State.NEW) {
-                    toStart.add(th);
+                if (threads.get(i) != null) {
+                    toStart.add(threads.get(i));
                 }
             }
         }
-        waiter = Thread.currentThread();
         for (int i = 0; i < toStart.size(); i++) {
             toStart.get(i).start();
         }
-        while (live.get() > 0 && violation == null) {
-            LockSupport.park(this);
-        }
-        if (violation != null) {
-            stopped = true;
-            ArrayList<Thread> all;
+        for (int i = 0;; i++) {
+            Task t;
+            Thread th;
             synchronized (tasks) {
-                all = new ArrayList<>(threads);
-            }
-            for (int i = 0; i < all.size(); i++) {
-                if (all.get(i) != null) {
-                    LockSupport.unpark(all.get(i));
+                if (i == tasks.size()) {
+                    break;
                 }
+                t = tasks.get(i);
+                th = threads.get(i);
             }
-            while (live.get() > 0) {
-                LockSupport.park(this);
+            if (th == null || t.daemon()) {
+                continue;
+            }
+            try {
+                th.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + t.name(), e);
             }
         }
         return violation;
@@ -216,19 +231,22 @@ public final class FreeRunningRuntime implements Runtime {
         return violation;
     }
 
+    /** Records the first violation and stops the run: every sleeper is woken to unwind. */
     private void setViolation(Violation v) {
+        ArrayList<Task> all;
         synchronized (tasks) {
-            if (violation == null) {
-                violation = v;
+            if (violation != null) {
+                return;
             }
+            violation = v;
+            stopped = true;
+            all = new ArrayList<>(tasks);
         }
-        wakeWaiter();
-    }
-
-    private void wakeWaiter() {
-        Thread w = waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
+        for (int i = 0; i < all.size(); i++) {
+            Task t = all.get(i);
+            synchronized (t) {
+                t.notifyAll();
+            }
         }
     }
 
@@ -253,29 +271,36 @@ public final class FreeRunningRuntime implements Runtime {
         if (stopped) {
             throw new Stop();
         }
+        pointObject = obj;
     }
 
     @Override
+    /**
+     * Sleeps on the task's own monitor ({@code wait}) until {@link #tryToWakeUp} set it running
+     * ({@code notifyAll}): a monitor, not {@code LockSupport.park}, because Lincheck lets a park
+     * return spuriously and then takes the re-parking loop for a livelock to be replayed, which made
+     * every invocation several times slower. JPF handles both.
+     */
     public void block() {
         Task me = current();
+        if (threadOf(me) == null) {
+            throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it is the only task",
+                    me.name());
+        }
         synchronized (me) {
             me.runState = Task.RunState.SLEEPING;
-        }
-        for (;;) {
-            if (stopped) {
-                throw new Stop();
-            }
-            synchronized (me) {
-                if (me.state == Task.TASK_RUNNING) {
-                    me.runState = Task.RunState.RUNNABLE;
-                    return;
+            while (me.state != Task.TASK_RUNNING) {
+                if (stopped) {
+                    throw new Stop();
+                }
+                try {
+                    me.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(me.name() + " interrupted in schedule()", e);
                 }
             }
-            if (threadOf(me) == null) {
-                throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it has no thread "
-                        + "another task could wake", me.name());
-            }
-            LockSupport.park(me);
+            me.runState = Task.RunState.RUNNABLE;
         }
     }
 
@@ -297,14 +322,12 @@ public final class FreeRunningRuntime implements Runtime {
                 return false;
             }
             p.state = Task.TASK_RUNNING;
-        }
-        Thread th = threadOf(p);
-        if (th != null) {
-            LockSupport.unpark(th);
+            p.notifyAll();
         }
         return true;
     }
 
+    /** Takes {@code lock}, spinning while another task holds it (each attempt under the lock's monitor). */
     @Override
     public void spinLock(Spinlock lock) {
         Task me = current();
@@ -322,7 +345,8 @@ public final class FreeRunningRuntime implements Runtime {
             if (stopped) {
                 throw new Stop();
             }
-            Thread.yield();
+            // No Thread.yield(): under Lincheck 3.7 on JDK 17 it hung the first invocation of every
+            // harness (measured); the monitor above is the checkers' switch point.
         }
     }
 
@@ -349,14 +373,13 @@ public final class FreeRunningRuntime implements Runtime {
         Task t = new Task(nextId.getAndIncrement(), name, column != null ? column : name, irq, daemon, body);
         Thread th = new Thread(() -> runTask(t), "kmodel-" + name);
         th.setDaemon(true);
+        boolean startNow;
         synchronized (tasks) {
             tasks.add(t);
             threads.add(th);
+            startNow = started;
         }
-        if (!daemon) {
-            live.incrementAndGet();
-        }
-        if (waiter != null) {
+        if (startNow) {
             // spawned while running (an interrupt-context completion): start it at once
             th.start();
         }
@@ -389,10 +412,6 @@ public final class FreeRunningRuntime implements Runtime {
             throw e;
         } finally {
             t.runState = Task.RunState.EXITED;
-            if (!t.daemon()) {
-                live.decrementAndGet();
-            }
-            wakeWaiter();
         }
     }
 

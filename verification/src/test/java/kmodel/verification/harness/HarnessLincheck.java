@@ -1,0 +1,146 @@
+package kmodel.verification.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import kmodel.kernel.ViolationKind;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Lincheck (3.7, general-purpose model checking: {@code Lincheck.runConcurrentTest}) over the
+ * free-running harnesses: the Lincheck column of the README's three-checker table. Runs only in
+ * the Surefire execution {@code lincheck} (tag {@code lincheck}, class name {@code *Lincheck}).
+ *
+ * <p>Strength: a Lincheck pass is SAMPLED: Lincheck explored {@link #INVOCATIONS} interleavings of
+ * the harness's real threads (its switch points are the shared-memory accesses, monitor and park
+ * operations it instruments), chosen by its own search, which widens the number of context
+ * switches step by step; it is not a proof, and says nothing beyond those interleavings.
+ *
+ * <p>Reproducibility: Lincheck's model checker draws its choices from {@code Random}s with fixed
+ * seeds ({@code ModelCheckingStrategy}: 0 for the next interleaving, 2 to finish one), and the
+ * harness is deterministic given the interleaving, so the same code explores the same
+ * interleavings in the same order: {@link #theExplorationIsReproducible} runs one check twice and
+ * compares Lincheck's whole report. The counts depend on the JDK (Lincheck instruments the JDK's
+ * own collections too).
+ *
+ * <p>A missed wake-up leaves a thread waiting forever: Lincheck reports it as "Concurrent test has
+ * hung" (every thread blocked), here {@code found deadlock}. Other violations end the run with the
+ * kmodel violation, here {@code found <kind>}.
+ */
+@Tag("lincheck")
+class HarnessLincheck {
+    /** Invocations per check: each correct harness passes that many, each bug is found within it. */
+    static final int INVOCATIONS = 100;
+
+    static List<Arguments> correctHarnesses() {
+        List<Arguments> out = new ArrayList<>();
+        for (Harness h : Harnesses.all()) {
+            if (!h.isFinding()) {
+                out.add(Arguments.of(h.name()));
+            }
+        }
+        return out;
+    }
+
+    /** The hosted bugs this class checks: at least one per subsystem. */
+    static final String[][] BUGS = {
+        {"textbook-waitqueue", "textbook-check-then-sleep"},
+        {"textbook-refcount", "textbook-double-put"},
+        {"page-lock-killable", "handoff-forgets-done"},
+        {"async-page-lock", "async-lock-not-trylock"},
+        {"page-lock-killable-v57", "exclusive-wait-signal-first"},
+    };
+
+    static List<Arguments> bugs() {
+        List<Arguments> out = new ArrayList<>();
+        for (String[] b : BUGS) {
+            out.add(Arguments.of(b[0], b[1]));
+        }
+        return out;
+    }
+
+    /** The Lincheck column's verdict for a check: passed, found deadlock, found <kind>. */
+    static String verdict(LincheckRun r) {
+        switch (r.verdict) {
+            case PASSED:
+                return "passed";
+            case HUNG:
+                return "found deadlock";
+            default:
+                String line = r.violationLine();
+                assertNotNull(line, r.report);
+                String kind = line.substring("kmodel violation: ".length());
+                return "found " + kind.substring(0, kind.indexOf(':'));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("correctHarnesses")
+    void eachCorrectHarnessPassesLincheck(String name) {
+        LincheckRun r = LincheckRun.check(Harnesses.named(name), null, INVOCATIONS);
+        assertEquals(LincheckRun.Verdict.PASSED, r.verdict, r::toString);
+        assertEquals(INVOCATIONS, r.invocations, r::toString);
+        assertEquals(CheckerTable.fromReadme().verdict(name, CheckerTable.CORRECT, CheckerTable.LINCHECK), verdict(r));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("bugs")
+    void lincheckFindsTheHostedBug(String name, String bug) {
+        Harness h = Harnesses.named(name);
+        LincheckRun r = LincheckRun.check(h, bug, INVOCATIONS);
+        if (h.hangs(bug)) {
+            assertEquals(LincheckRun.Verdict.HUNG, r.verdict, r::toString);
+        } else {
+            assertEquals(LincheckRun.Verdict.VIOLATION, r.verdict, r::toString);
+            ViolationKind expected = h.expectedKind(bug);
+            String found = verdict(r);
+            // a double put may show as the early free's use-after-free in the interleaving Lincheck picks
+            assertTrue(found.equals("found " + expected.label())
+                    || (expected == ViolationKind.DOUBLE_RELEASE && found.equals("found use-after-free")), found);
+        }
+        assertEquals(CheckerTable.fromReadme().verdict(name, bug, CheckerTable.LINCHECK), verdict(r));
+    }
+
+    @Test
+    void everySubsystemHasABugLincheckFinds() {
+        Set<String> subsystems = new HashSet<>();
+        Set<String> withBug = new HashSet<>();
+        for (Harness h : Harnesses.all()) {
+            subsystems.add(h.subsystem());
+        }
+        for (String[] b : BUGS) {
+            Harness h = Harnesses.named(b[0]);
+            assertTrue(List.of(h.hostedBugs()).contains(b[1]), b[1]);
+            withBug.add(h.subsystem());
+        }
+        assertEquals(subsystems, withBug);
+    }
+
+    /** The model's v5.10 finding, at the kernel's default unfairness: a missed wake-up, so a hang. */
+    @Test
+    void lincheckConfirmsTheV510Finding() {
+        LincheckRun r = LincheckRun.check(Harnesses.named("page-lock-killable-v510-unfair"), null, INVOCATIONS);
+        assertEquals(LincheckRun.Verdict.HUNG, r.verdict, r::toString);
+        assertEquals(CheckerTable.fromReadme().verdict("page-lock-killable-v510-unfair", CheckerTable.FINDING,
+                CheckerTable.LINCHECK), verdict(r));
+    }
+
+    @Test
+    void theExplorationIsReproducible() {
+        Harness h = Harnesses.named("textbook-waitqueue");
+        LincheckRun first = LincheckRun.check(h, "textbook-check-then-sleep", INVOCATIONS);
+        LincheckRun second = LincheckRun.check(h, "textbook-check-then-sleep", INVOCATIONS);
+        assertEquals(LincheckRun.Verdict.HUNG, first.verdict);
+        assertEquals(first.invocations, second.invocations);
+        assertEquals(first.report, second.report);
+    }
+}

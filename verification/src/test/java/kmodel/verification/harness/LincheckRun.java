@@ -1,0 +1,124 @@
+package kmodel.verification.harness;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import kmodel.kernel.Violation;
+import org.jetbrains.lincheck.Lincheck;
+
+/**
+ * One Lincheck model check of a free-running harness: {@code Lincheck.runConcurrentTest(n, ...)}
+ * over {@link Harness#run}, which throws when the run reports a violation. Lincheck controls the
+ * harness's threads ({@code synchronized}, {@code LockSupport.park/unpark}) and reports a run that
+ * never ends (a missed wake-up: every thread parked or spinning) as "Concurrent test has hung".
+ *
+ * <p>What Lincheck's pass means: it explored at most {@code n} interleavings (switch positions
+ * chosen by its own deterministic exploration, fixed seeds 0 and 2 in
+ * {@code ModelCheckingStrategy}); a pass is SAMPLED, {@code n} invocations, not a proof. The
+ * exploration is reproducible: the harness is deterministic given the interleaving, and
+ * Lincheck's choices depend only on the interleavings it has seen.
+ */
+final class LincheckRun {
+    /** What one check found. */
+    enum Verdict {
+        /** Every invocation ended cleanly. */
+        PASSED,
+        /** An invocation reported a violation (the harness's run returned one). */
+        VIOLATION,
+        /** An invocation never ended: Lincheck's "Concurrent test has hung" (a deadlock). */
+        HUNG
+    }
+
+    final String harness;
+    final String bug;
+    final int requested;
+    final Verdict verdict;
+    /** Invocations Lincheck ran (the block's runs, Lincheck's replays of a failure included). */
+    final int invocations;
+    final long millis;
+    /** Lincheck's report, or null when it passed. */
+    final String report;
+
+    private LincheckRun(String harness, String bug, int requested, Verdict verdict, int invocations, long millis,
+            String report) {
+        this.harness = harness;
+        this.bug = bug;
+        this.requested = requested;
+        this.verdict = verdict;
+        this.invocations = invocations;
+        this.millis = millis;
+        this.report = report;
+    }
+
+    /**
+     * Counts the block's runs. Lincheck restores the heap between invocations, so a counter in the
+     * test would read 0; calls on {@code System.out} are outside its analysis, so the count lives
+     * in a print stream put in place of {@code System.out} for the duration of the check.
+     */
+    private static final class Counter extends PrintStream {
+        int count;
+
+        Counter(OutputStream out) {
+            super(out, true);
+        }
+
+        @Override
+        public void print(char c) {
+            if (c == '\u0001') {
+                count++;
+            } else {
+                super.print(c);
+            }
+        }
+    }
+
+    /** Model checks {@code harness} with {@code bugOrNull} switched in, at most {@code invocations} interleavings. */
+    static LincheckRun check(Harness harness, String bugOrNull, int invocations) {
+        PrintStream out = System.out;
+        Counter counter = new Counter(out);
+        System.setOut(counter);
+        long t0 = System.nanoTime();
+        Verdict verdict = Verdict.PASSED;
+        String report = null;
+        try {
+            Lincheck.runConcurrentTest(invocations, () -> {
+                System.out.print('\u0001');
+                Violation v = harness.run(bugOrNull);
+                if (v != null) {
+                    throw new IllegalStateException("kmodel violation: " + v.kind().label() + ": " + v.getMessage());
+                }
+            });
+        } catch (AssertionError e) {
+            report = String.valueOf(e.getMessage());
+            verdict = report.contains("Concurrent test has hung") ? Verdict.HUNG : Verdict.VIOLATION;
+        } finally {
+            System.setOut(out);
+        }
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        LincheckRun r = new LincheckRun(harness.name(), bugOrNull, invocations, verdict, counter.count, millis, report);
+        out.println("lincheck: " + r);
+        if (report != null && Boolean.getBoolean("lincheck.report")) {
+            out.println(report);
+        }
+        return r;
+    }
+
+    /** The violation line of the report, e.g. {@code kmodel violation: double-release: ...}; null if none. */
+    String violationLine() {
+        if (report == null) {
+            return null;
+        }
+        int at = report.indexOf("kmodel violation: ");
+        if (at < 0) {
+            return null;
+        }
+        int end = report.indexOf('\n', at);
+        return report.substring(at, end < 0 ? report.length() : end);
+    }
+
+    @Override
+    public String toString() {
+        return harness + (bug != null ? " [" + bug + "]" : "") + ": " + verdict + " after " + invocations + " of "
+                + requested + " invocations, " + millis + " ms"
+                + (verdict == Verdict.VIOLATION ? " (" + violationLine() + ")" : "");
+    }
+}

@@ -82,6 +82,28 @@ final class JpfOutcome {
                 + " end states, max depth " + maxDepth + ", " + watch.ends + " ends reached; " + seconds() + " s";
     }
 
+    /**
+     * The verdict as the README's three-checker table writes it: {@code proved} (no violation, the
+     * search complete), {@code passed} (no violation within the budget), {@code found deadlock},
+     * {@code found <kind>} (the harness's violation, thrown as {@code kmodel violation <kind>: ...}).
+     */
+    String verdict() {
+        if (errorKind == null) {
+            return complete() ? "proved" : "passed";
+        }
+        if ("deadlock".equals(errorKind)) {
+            return "found deadlock";
+        }
+        String marker = "kmodel violation ";
+        int i = errorText == null ? -1 : errorText.indexOf(marker);
+        if (i >= 0) {
+            String rest = errorText.substring(i + marker.length());
+            int colon = rest.indexOf(':');
+            return "found " + (colon > 0 ? rest.substring(0, colon) : rest);
+        }
+        return "found " + errorKind;
+    }
+
     boolean complete() {
         return constraints == 0 && lastConstraint == null;
     }

@@ -24,7 +24,7 @@ final class JpfResults {
 
     static synchronized void record(JpfOutcome o) {
         OUTCOMES.add(o);
-        String line = o.line();
+        String line = o.verdict() + " | " + o.line();
         System.out.println("[jpf] " + line);
         String file = System.getProperty("kmodel.jpf.results");
         if (file == null || file.isBlank()) {

@@ -74,6 +74,12 @@ import kmodel.kernel.wait.WaitQueueHead;
  * ({@code sysctl_page_lock_unfairness}, {@link MmOptions#PAGE_LOCK_UNFAIRNESS}) is spent it queues
  * as (c) and is handed the lock.
  *
+ * <h3>A candidate fix (in no kernel)</h3>
+ * {@link MmOptions#PAGE_LOCK_WOKEN_KILLED_TRYLOCK}: an exclusive waiter that a waker picked as
+ * kind (b) after it left its loop on a signal (WOKEN without DONE after {@code finish_wait()})
+ * tries the lock once instead of returning -EINTR with the walk's one exclusive wake-up used up
+ * (finding {@code finding-killed-locker-strands-waiter}).
+ *
  * <h3>v5.7 (before the v5.8 rewrite)</h3>
  * {@link MmOptions#PAGE_WAIT_V57} selects the older pair: the wake function only wakes (after
  * "stop walking if it's locked"), and the woken waiter tests or takes the bit itself in its loop,
@@ -415,6 +421,7 @@ public final class Filemap {
      */
     static int waitOnPageBitCommonV510(WaitQueueHead q, Page page, int bitNr, int state, Behavior behavior) {
         int unfairness = (int) Kernel.config().value(MmOptions.PAGE_LOCK_UNFAIRNESS);
+        boolean wokenKilledTrylock = Kernel.config().enabled(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK);
         WaitPageQueue waitPage = new WaitPageQueue(waitName());
         WaitQueueEntry wait = waitPage.wait;
         Task me = Kernel.current();
@@ -489,6 +496,10 @@ public final class Filemap {
          */
         Wait.finishWait(q, wait);
 
+        if (wokenKilledTrylock && behavior == Behavior.EXCLUSIVE) {
+            wokenKilledTrylock(page, bitNr, wait);
+        }
+
         /* Only now are the flags stable: exclusive needs DONE, shared WOKEN. */
         int ret;
         if (behavior == Behavior.EXCLUSIVE) {
@@ -498,6 +509,30 @@ public final class Filemap {
         }
         wait.leaveScope();
         return ret;
+    }
+
+    /**
+     * mm/filemap.c: {@code wait_on_page_bit_common()} (v5.10), after {@code finish_wait()}: the
+     * candidate fix {@link MmOptions#PAGE_LOCK_WOKEN_KILLED_TRYLOCK}, in no kernel. An exclusive
+     * waiter can reach this point with WOKEN but not DONE only by leaving its loop on a signal
+     * and being picked by a waker before its {@code finish_wait()}: kind (b) of
+     * {@link #wakePageFunction}, which returned 1 and so used up the walk's one exclusive
+     * wake-up. Such a waiter takes the lock once ({@code test_and_set_bit()}, as the loop does)
+     * and, if it gets it, owns it (DONE: the caller sees 0, as a hand-off waiter with a signal
+     * pending does). If the bit is taken, its owner will unlock and, the other waiters still
+     * queued and PG_waiters set, wake the next one: no wake-up is lost either way.
+     */
+    private static void wokenKilledTrylock(Page page, int bitNr, WaitQueueEntry wait) {
+        int flags = wait.flags();
+        if ((flags & (WQ_FLAG_WOKEN | WQ_FLAG_DONE)) != WQ_FLAG_WOKEN) {
+            return;
+        }
+        if (!testAndSetBit(bitNr, page)) {
+            wait.setFlags(flags | WQ_FLAG_DONE);
+            Kernel.event("woken without DONE after a signal: took %s", page);
+        } else {
+            Kernel.event("woken without DONE after a signal: %s is owned, its unlock wakes the queue", page);
+        }
     }
 
     /**

@@ -34,9 +34,25 @@ public final class MmOptions {
     public static final KconfigOption PAGE_LOCK_UNFAIRNESS = KconfigOption.integer("PAGE_LOCK_UNFAIRNESS", 5, 0, 1000,
             "vm.page_lock_unfairness: steals before a fair hand-off (kernel: 5)");
 
+    /**
+     * A candidate fix, in no kernel (default n): after {@code finish_wait()} in v5.10
+     * {@code wait_on_page_bit_common()}, an exclusive waiter whose flags say WOKEN but not DONE
+     * tries the lock bit once ({@code test_and_set_bit()}); if it gets it, it sets DONE and
+     * returns 0, owning the lock; if not, the bit's owner will unlock and wake the queue. Without
+     * it, a {@code lock_page_killable()} waiter that left its loop on SIGKILL and was then picked
+     * by an unlocker's walk as its one exclusive wake-up (kind (b), WOKEN without DONE) returns
+     * -EINTR and the next locker sleeps for good (finding
+     * {@code finding-killed-locker-strands-waiter}, docs/findings/killed-locker-strands-waiter.md).
+     * The rule is the kernel's own (a8b169afbf06, 777c6c5f1f6e): an exclusive waiter that was
+     * woken must take the lock or pass the wake-up on, even with a fatal signal pending. Has no
+     * effect with {@link #PAGE_WAIT_V57}.
+     */
+    public static final KconfigOption PAGE_LOCK_WOKEN_KILLED_TRYLOCK = KconfigOption.bool("PAGE_LOCK_WOKEN_KILLED_TRYLOCK",
+            false, "candidate fix (in no kernel): a killed exclusive waiter woken without DONE tries the lock once");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
         return new KconfigOption[] {ASYNC_BUFFERED_READS, READAHEAD_NOWAIT, PAGE_WAIT_V57, PAGE_WAIT_TABLE_SIZE,
-            PAGE_LOCK_UNFAIRNESS};
+            PAGE_LOCK_UNFAIRNESS, PAGE_LOCK_WOKEN_KILLED_TRYLOCK};
     }
 }

@@ -292,9 +292,11 @@ class PageWaitTest {
      * A finding, not a catalog bug: in v5.9/v5.10 a killable (b) waiter that leaves its loop on
      * the signal and is woken before its {@code finish_wait()} returns {@code -EINTR} (WOKEN
      * without DONE) although the walk counted it as the exclusive wake-up; the other locker then
-     * sleeps until some later unlock. v5.7 (the waiter takes the bit itself before checking the
-     * signal, a8b169afbf06) and v5.8 (every exclusive wake-up a hand-off) do not lose it; with
-     * the unfairness budget at 0 neither does v5.10. Pinned so that a change here is noticed.
+     * sleeps until some later unlock. In this world v5.7 (the waiter takes the bit itself before
+     * checking the signal, a8b169afbf06) and v5.8 (every exclusive wake-up a hand-off) do not lose
+     * it; with the unfairness budget at 0 neither does v5.10. (With a third locker or a stealer,
+     * v5.7 loses it another way: docs/findings/killed-locker-strands-waiter.md.) Pinned so that a
+     * change here is noticed.
      */
     @Test
     void aKilledUnfairLockerCanStrandTheOtherLockerInV510() {

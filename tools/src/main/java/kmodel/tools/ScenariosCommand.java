@@ -26,7 +26,7 @@ final class ScenariosCommand implements Callable<Integer> {
             t.row(s.name(), s.description() + " [finding: fails on purpose; not run by default]");
         }
         for (Scenario<?> s : ScenarioRegistry.large().all()) {
-            t.row(s.name(), s.description() + " [large: run with --preemptions unbounded; not run by default]");
+            t.row(s.name(), s.description() + " [large: not run by default; see README]");
         }
         t.print(spec.commandLine().getOut());
         return 0;

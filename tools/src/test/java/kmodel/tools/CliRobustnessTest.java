@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.Arrays;
+import kmodel.verification.explore.Schedule;
+import kmodel.verification.trace.ReplayToken;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -131,6 +135,45 @@ class CliRobustnessTest {
                 "not in canonical form (expected 'bug=textbook-check-then-sleep')");
         refused(CliRun.kmodel("replay", new TokenForge().version(1).string("textbook-waitqueue")
                 .string("CONFIG_PAGE_WAIT_V57=1").varint(0).seal()), "not in canonical form (expected 'PAGE_WAIT_V57=1')");
+    }
+
+    /**
+     * Every prefix of a real counterexample's schedule, and every prefix with its last decision
+     * changed to each task id 0..4: each replay either runs (to its end or to a violation) or is refused in one line as a schedule
+     * that does not fit. A prefix runs out, and a changed decision names a task that may not be
+     * runnable, at every kind of scheduling decision, among them the one the runtime takes on a
+     * task's thread right after the task exited: a strategy failing there once killed that thread
+     * and hung the command (found by {@code theForgedTokenPropertyFailsOnADecoderThatTrustsTheCount}).
+     */
+    @Test
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void everyPrefixOfARealScheduleRunsOrIsRefusedAsNotFitting() {
+        CliRun found = CliRun.kmodel("check", "--scenario", "textbook-waitqueue", "--bug", "textbook-check-then-sleep");
+        String line = found.out.lines().filter(l -> l.startsWith("replay: ")).findFirst().orElseThrow();
+        ReplayToken real = ReplayToken.decode(line.substring(line.lastIndexOf(' ') + 1));
+        int[] full = real.schedule().toArray();
+        int refusals = 0;
+        for (int len = 0; len <= full.length; len++) {
+            for (int last = -1; last < 5; last++) {
+                if (last >= 0 && len == 0) {
+                    continue;
+                }
+                int[] d = Arrays.copyOf(full, len);
+                if (last >= 0) {
+                    d[len - 1] = last;
+                }
+                CliRun r = CliRun.kmodel("replay",
+                        new ReplayToken(real.scenario(), real.config(), Schedule.of(d)).encode());
+                CliOracle.assertSound(r);
+                if (r.code == Kmodel.EXIT_USAGE) {
+                    refused(r, "replay token does not fit its scenario");
+                    refusals++;
+                } else {
+                    assertTrue(r.code == 0 || r.code == 1, r::toString);
+                }
+            }
+        }
+        assertTrue(refusals > 0, "some of the forged schedules must not fit");
     }
 
     // ---- exit 3: anything unexpected thrown inside kmodel ---------------------------------

@@ -35,9 +35,10 @@ public final class ScenarioRegistry {
     }
 
     /**
-     * Scenarios too large for plain DFS at the default preemption bound (eight tasks and more),
-     * which partial-order reduction finishes: {@code kmodel check} runs them only when named,
-     * with {@code --preemptions unbounded}.
+     * Scenarios too large for the default run: {@code kmodel check} runs them only when named.
+     * The crowd (eight tasks), which partial-order reduction finishes with
+     * {@code --preemptions unbounded}; and the five- and six-task worlds of killed lockers, checked
+     * within a preemption bound (docs/findings/killed-locker-strands-waiter.md).
      */
     public static ScenarioRegistry large() {
         ScenarioRegistry r = new ScenarioRegistry();

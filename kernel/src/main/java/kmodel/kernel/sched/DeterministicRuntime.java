@@ -583,7 +583,19 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             t.runState = Task.RunState.EXITED;
             if (!aborting && violation == null && stepBound == null) {
                 record(t, "exits", TraceEvent.Level.INFO);
-                Task next = pickNext(t);
+                Task next;
+                try {
+                    next = pickNext(t);
+                } catch (Throwable e) {
+                    /*
+                     * The strategy failed outside any task's body (a replay schedule that does not
+                     * fit): the execution ends with it as its oops, and the baton goes back to the
+                     * controller; a worker that died here would leave the controller parked forever.
+                     */
+                    oops = e;
+                    setViolation(new Violation(ViolationKind.OOPS, oopsMessage(t.name(), e), t.name()), t);
+                    next = null;
+                }
                 if (next != null) {
                     current = next;
                     handTo(workerFor(next));

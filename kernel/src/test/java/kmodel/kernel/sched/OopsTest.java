@@ -12,6 +12,7 @@ import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.AtomicT;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A crash is not a BUG_ON: a Java exception thrown by model code is an {@code oops} naming the
@@ -95,5 +96,55 @@ class OopsTest {
         TraceEvent last = r.trace().get(r.trace().size() - 1);
         assertEquals("reader", last.task());
         assertTrue(last.text().startsWith("oops: oops in reader: java.lang.NullPointerException"), last.text());
+    }
+
+    /**
+     * A strategy that fails (a replay token whose schedule does not fit the scenario) when it is
+     * asked who runs after a task exited: that question is asked on the exiting task's worker
+     * thread, outside the task's body. The failure must reach the caller of {@code execute()} as
+     * the execution's oops, not kill the worker and leave the controller waiting for a baton that
+     * never comes (a forged replay token once hung the command line that way). The timeout is a
+     * hang guard for the build, not a speed assertion.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aStrategyThatFailsAfterATaskExitsEndsTheExecutionWithItsExceptionInsteadOfHanging() {
+        IllegalStateException mismatch = new IllegalStateException("at choice 1 task #5 is not runnable");
+        Strategy failing = new Strategy() {
+            int picks;
+
+            @Override
+            public void beginExecution() {
+            }
+
+            @Override
+            public int pickTask(int[] ids, int n, int current) {
+                if (++picks > 1) {
+                    throw mismatch;
+                }
+                return ids[0];
+            }
+
+            @Override
+            public int pickValue(int n) {
+                return 0;
+            }
+        };
+        ExecutionResult r = Run.once(new Program() {
+            @Override
+            public void boot(Runtime rt) {
+                rt.spawn("t1", null, false, false, () -> { });
+                rt.spawn("t2", null, false, false, () -> { });
+                rt.spawn("t3", null, false, false, () -> { });
+            }
+
+            @Override
+            public String finish() {
+                return "";
+            }
+        }, failing, Kconfig.defaults(), false);
+        assertTrue(r.oops() == mismatch, () -> "oops: " + r.oops());
+        assertEquals(ViolationKind.OOPS, r.violation().kind(), r.violation()::summary);
+        assertTrue(r.violation().getMessage().contains("at choice 1 task #5 is not runnable"), r.violation()::getMessage);
     }
 }

@@ -1,6 +1,7 @@
 package kmodel.verification.scenarios;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
@@ -32,14 +33,19 @@ public final class PageLockScenarios {
         r.register(asyncLock());
         r.register(stealer());
         r.register(killableWriteback());
+        r.register(killableUnfairFixed());
     }
 
     /**
-     * Registers the scenarios too large for plain DFS at the default bound, which partial-order
-     * reduction finishes ({@code --preemptions unbounded}); not run by default.
+     * Registers the scenarios too large for the default run: the crowd, which partial-order
+     * reduction finishes ({@code --preemptions unbounded}), and the five- and six-task worlds of
+     * killed lockers (docs/findings/killed-locker-strands-waiter.md); not run by default.
      */
     public static void registerLarge(ScenarioRegistry r) {
         r.register(crowd());
+        r.register(killableStealer());
+        r.register(killableThree());
+        r.register(twoKillable());
     }
 
     /** Registers the scenarios that show model findings (they fail on the default configuration). */
@@ -124,6 +130,130 @@ public final class PageLockScenarios {
         return lockers("finding-killed-locker-strands-waiter",
                 "model finding: v5.10 killable exclusive waiter consumes the exclusive wake-up it then ignores")
                 .build();
+    }
+
+    /**
+     * {@code page-lock-killable-unfair-fixed}: {@code page-lock-killable} at the kernel's default
+     * unfairness budget (5) with the candidate fix {@code PAGE_LOCK_WOKEN_KILLED_TRYLOCK=y}: the
+     * killed waiter that a walk picked after its signal check takes the lock (or leaves the
+     * wake-up to the lock's owner) instead of returning -EINTR with the wake-up used up.
+     */
+    static Scenario<LockWorld> killableUnfairFixed() {
+        return lockers("page-lock-killable-unfair-fixed",
+                "page-lock-killable at the default unfairness (5) with the candidate fix PAGE_LOCK_WOKEN_KILLED_TRYLOCK")
+                .set(MmOptions.PAGE_LOCK_UNFAIRNESS, 5)
+                .set(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK, 1)
+                .build();
+    }
+
+    // ------------------------------------------------------------------ larger worlds of killed lockers
+
+    /**
+     * A page locked by a holder; plain {@code lock_page()} lockers, {@code lock_page_killable()}
+     * lockers each with a killer of its own (SIGKILL at any point), and optionally a stealer that
+     * takes the lock once by {@code trylock_page()} alone, never queueing.
+     */
+    static final class KillWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        final List<String> results = new ArrayList<>();
+        int steals;
+
+        KillWorld() {
+            /* The holder owns the lock from the start. */
+            Filemap.lockPage(page);
+        }
+
+        void holder() {
+            Kernel.event("holder: unlock_page(%s)", page);
+            Filemap.unlockPage(page);
+        }
+
+        void locker() {
+            Filemap.lockPage(page);
+            Kernel.event("%s owns %s", Kernel.current().name(), page);
+            Filemap.unlockPage(page);
+        }
+
+        void killableLocker() {
+            int ret = Filemap.lockPageKillable(page);
+            Kernel.event("lock_page_killable = %s", Errno.name(ret));
+            if (ret == 0) {
+                Filemap.unlockPage(page);
+            }
+            results.add(Errno.name(ret));
+        }
+
+        void stealer() {
+            if (Filemap.trylockPage(page)) {
+                steals++;
+                Kernel.event("stealer owns %s", page);
+                Filemap.unlockPage(page);
+            }
+        }
+
+        /** The killable lockers' results in a fixed order, and the steals. */
+        String outcome() {
+            List<String> sorted = new ArrayList<>(results);
+            Collections.sort(sorted);
+            return String.join(",", sorted) + (steals > 0 ? " steals=" + steals : "");
+        }
+    }
+
+    /**
+     * A world of a holder, {@code lockers} plain lockers, {@code killables} killable lockers with
+     * a killer each, and a stealer if {@code stealer}; {@code PAGE_LOCK_UNFAIRNESS=0} as in
+     * {@code page-lock-killable} (lay {@code --set PAGE_LOCK_UNFAIRNESS=5} over it for the
+     * kernel's default).
+     */
+    private static Scenario<KillWorld> killWorld(String name, String description, int lockers, int killables,
+            boolean stealer) {
+        Scenario.Builder<KillWorld> b = Scenario.<KillWorld>named(name, description)
+                .set(MmOptions.PAGE_LOCK_UNFAIRNESS, 0)
+                .setup(KillWorld::new)
+                .task("holder", KillWorld::holder);
+        for (int i = 0; i < lockers; i++) {
+            b.task(lockers == 1 ? "locker" : "locker" + i, KillWorld::locker);
+        }
+        for (int i = 0; i < killables; i++) {
+            final String k = killables == 1 ? "killable" : "killable" + i;
+            final String killer = killables == 1 ? "killer" : "killer" + i;
+            b.tasks((w, sp) -> {
+                Task t = sp.task(k, w::killableLocker);
+                sp.task(killer, () -> Sched.sendSigkill(t));
+            });
+        }
+        if (stealer) {
+            b.task("stealer", KillWorld::stealer);
+        }
+        return b.atEnd(w -> w.file.check()).outcome(KillWorld::outcome).build();
+    }
+
+    /**
+     * {@code page-lock-killable-stealer}: {@code page-lock-killable} with a lock stealer (one
+     * {@code trylock_page()}): five tasks. Checks the claims about the finding where the lock can
+     * be taken from under a woken waiter.
+     */
+    static Scenario<KillWorld> killableStealer() {
+        return killWorld("page-lock-killable-stealer",
+                "a holder, a lock_page locker, a killable locker that gets SIGKILL and a trylock_page stealer (fair hand-off)",
+                1, 1, true);
+    }
+
+    /** {@code page-lock-killable-three}: {@code page-lock-killable} with a second plain locker: five tasks. */
+    static Scenario<KillWorld> killableThree() {
+        return killWorld("page-lock-killable-three",
+                "a holder, two lock_page lockers and a killable locker that gets SIGKILL (fair hand-off)", 2, 1, false);
+    }
+
+    /**
+     * {@code page-lock-two-killable}: a holder, a plain locker and two killable lockers, each
+     * with its own killer: six tasks.
+     */
+    static Scenario<KillWorld> twoKillable() {
+        return killWorld("page-lock-two-killable",
+                "a holder, a lock_page locker and two killable lockers, each killed at any point (fair hand-off)", 1, 2,
+                false);
     }
 
     // ------------------------------------------------------------------ page-wait-collisions

@@ -593,7 +593,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                      * controller; a worker that died here would leave the controller parked forever.
                      */
                     oops = e;
-                    setViolation(new Violation(ViolationKind.OOPS, oopsMessage(t.name(), e), t.name()), t);
+                    setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()), t);
                     next = null;
                 }
                 if (next != null) {

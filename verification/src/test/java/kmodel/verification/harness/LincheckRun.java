@@ -24,8 +24,19 @@ final class LincheckRun {
         PASSED,
         /** An invocation reported a violation (the harness's run returned one). */
         VIOLATION,
-        /** An invocation never ended: Lincheck's "Concurrent test has hung" (a deadlock). */
-        HUNG
+        /**
+         * An invocation never ended: Lincheck's "Concurrent test has hung" with the interleaving
+         * that leads to it (every thread blocked, or spinning: a deadlock).
+         */
+        HUNG,
+        /**
+         * "Concurrent test has hung" without an interleaving: the invocation overran Lincheck's
+         * wall-clock limit (30 s per invocation in Lincheck 3.7, not settable through
+         * {@code runConcurrentTest}), which an overloaded machine can cause on the first
+         * invocation, when Lincheck instruments the classes. Not a finding: a test that sees it
+         * fails and says so, rather than count it as a deadlock.
+         */
+        TIMEOUT
     }
 
     final String harness;
@@ -89,7 +100,13 @@ final class LincheckRun {
             });
         } catch (AssertionError e) {
             report = String.valueOf(e.getMessage());
-            verdict = report.contains("Concurrent test has hung") ? Verdict.HUNG : Verdict.VIOLATION;
+            if (!report.contains("Concurrent test has hung")) {
+                verdict = Verdict.VIOLATION;
+            } else if (report.contains("The following interleaving leads to the error")) {
+                verdict = Verdict.HUNG;
+            } else {
+                verdict = Verdict.TIMEOUT;
+            }
         } finally {
             System.setOut(out);
         }

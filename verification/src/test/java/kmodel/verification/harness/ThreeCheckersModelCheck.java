@@ -66,6 +66,7 @@ class ThreeCheckersModelCheck {
     @MethodSource("rows")
     void theExplorerColumnSaysWhatTheExplorerFinds(String harness, String run) {
         Harness h = Harnesses.named(harness);
-        assertEquals(CheckerTable.fromReadme().verdict(harness, run, CheckerTable.EXPLORER), explore(h, run));
+        String found = explore(h, run);
+        assertEquals(CheckerTable.fromReadme().verdict(harness, run, CheckerTable.EXPLORER), found);
     }
 }

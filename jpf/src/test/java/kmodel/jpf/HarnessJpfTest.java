@@ -107,8 +107,9 @@ public class HarnessJpfTest extends JpfTestBase {
             o.assertFinding(Expect.deadlockOr("kmodel violation "));
         }
         if (JpfColumn.present()) {
-            assertEquals("the README's three-checker table, JPF column, " + o.label, JpfColumn.verdict(harness, bug),
-                    o.verdict());
+            String table = JpfColumn.verdict(harness, bug);
+            assertEquals("the README's three-checker table, JPF column, " + o.label + ": the table says '" + table
+                    + "', JPF " + o.verdict(), table, o.verdict());
         }
     }
 }

@@ -12,7 +12,9 @@ public final class Violation extends RuntimeException {
     private final String task;
 
     public Violation(ViolationKind kind, String message, String task) {
-        super(message, null, false, true);
+        // Not super(message, null, false, true): Java PathFinder's Throwable has no four-argument
+        // constructor, and under JPF every violation would be a NoSuchMethodException.
+        super(message);
         this.kind = kind;
         this.task = task;
     }

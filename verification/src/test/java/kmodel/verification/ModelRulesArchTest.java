@@ -162,8 +162,19 @@ class ModelRulesArchTest {
             .orShould().callMethod(String.class, "join", CharSequence.class, CharSequence[].class)
             .because("JPF fails on String.join (DESIGN.md): join by hand (kmodel.verification.scenarios.Texts)"));
 
+    static final Rule NO_FOUR_ARGUMENT_THROWABLE = new Rule("no four-argument Throwable constructor",
+            scope -> noClasses().that(scope)
+                    .should().callConstructor(Throwable.class, String.class, Throwable.class, boolean.class, boolean.class)
+                    .orShould().callConstructor(Exception.class, String.class, Throwable.class, boolean.class, boolean.class)
+                    .orShould().callConstructor(RuntimeException.class, String.class, Throwable.class, boolean.class, boolean.class)
+                    .orShould().callConstructor(Error.class, String.class, Throwable.class, boolean.class, boolean.class)
+                    .because("JPF's Throwable has no (String, Throwable, boolean, boolean) constructor: under JPF the "
+                            + "call is a NoSuchMethodException (found by mvn -Pjpf verify); for a stackless throwable "
+                            + "override fillInStackTrace()"));
+
     static final List<Rule> RULES = ImmutableList.of(NO_RECORDS, NO_STREAMS, NO_CONCURRENT, NO_GUAVA, NO_FUNCTION,
-            NO_UPWARD_DEPENDENCY, NO_SWALLOWING_CATCH, NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN);
+            NO_UPWARD_DEPENDENCY, NO_SWALLOWING_CATCH, NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN,
+            NO_FOUR_ARGUMENT_THROWABLE);
 
     // ------------------------------------------------------------------ the free-running harnesses
 
@@ -195,7 +206,7 @@ class ModelRulesArchTest {
                             + "runtime threads, reflection and java.util.concurrent"));
 
     static final List<Rule> HARNESS_RULES = ImmutableList.of(NO_RECORDS, NO_STREAMS, NO_CONCURRENT, NO_GUAVA,
-            NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN, NO_EXPLORER);
+            NO_STATIC_MUTABLE_STATE, NO_STRING_JOIN, NO_EXPLORER, NO_FOUR_ARGUMENT_THROWABLE);
 
     private static JavaClasses imported;
     private static JavaClasses canaries;
@@ -302,6 +313,11 @@ class ModelRulesArchTest {
     }
 
     @Test
+    void modelClassesDoNotCallTheFourArgumentThrowableConstructor() {
+        NO_FOUR_ARGUMENT_THROWABLE.on(MODEL).check(imported);
+    }
+
+    @Test
     void theHarnessScopeHoldsWhatTheHarnessesLoad() {
         List<String> scope = new ArrayList<>();
         for (JavaClass c : imported) {
@@ -398,6 +414,15 @@ class ModelRulesArchTest {
         }
     }
 
+    /** Breaks NO_FOUR_ARGUMENT_THROWABLE. */
+    static final class CanaryStackless extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CanaryStackless() {
+            super("stackless", null, false, false);
+        }
+    }
+
     /** Breaks nothing: the allowed concurrency classes, a narrow catch, static final constants. */
     static final class CanaryAllowed {
         static final int PAGE_SIZE = 4096;
@@ -419,11 +444,12 @@ class ModelRulesArchTest {
     /** The canary that breaks {@code RULES.get(i)}, in the same order. */
     static final List<Class<?>> CANARIES = List.of(CanaryRecord.class, CanaryStream.class, CanaryConcurrent.class,
             CanaryGuava.class, CanaryFunction.class, CanaryUpward.class, CanaryCatch.class, CanaryStatic.class,
-            CanaryJoin.class);
+            CanaryJoin.class, CanaryStackless.class);
 
     /** The canary that breaks {@code HARNESS_RULES.get(i)}, in the same order. */
     static final List<Class<?>> HARNESS_CANARIES = List.of(CanaryRecord.class, CanaryStream.class,
-            CanaryConcurrent.class, CanaryGuava.class, CanaryStatic.class, CanaryJoin.class, CanaryCatalog.class);
+            CanaryConcurrent.class, CanaryGuava.class, CanaryStatic.class, CanaryJoin.class, CanaryCatalog.class,
+            CanaryStackless.class);
 
     private static boolean violates(Rule rule, Class<?> canary) {
         return rule.on(type(canary)).evaluate(canaries).hasViolation();

@@ -56,12 +56,21 @@ public final class FreeRunningRuntime implements Runtime {
     /** The default chooser: always the first alternative. */
     public static final Chooser FIRST = (n, why) -> 0;
 
-    /** Unwinds a task once the run is over (a violation elsewhere). Stackless. */
+    /**
+     * Unwinds a task once the run is over (a violation elsewhere). Stackless by overriding
+     * {@link #fillInStackTrace()}: Java PathFinder's {@code Throwable} has no four-argument
+     * constructor (calling it is a {@code NoSuchMethodException} under JPF).
+     */
     static final class Stop extends Error {
         private static final long serialVersionUID = 1L;
 
         Stop() {
-            super("free run stopped", null, false, false);
+            super("free run stopped");
+        }
+
+        @Override
+        public Throwable fillInStackTrace() {
+            return this;
         }
     }
 

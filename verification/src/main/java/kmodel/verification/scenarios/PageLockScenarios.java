@@ -196,7 +196,7 @@ public final class PageLockScenarios {
         String outcome() {
             List<String> sorted = new ArrayList<>(results);
             Collections.sort(sorted);
-            return String.join(",", sorted) + (steals > 0 ? " steals=" + steals : "");
+            return Texts.join(",", sorted) + (steals > 0 ? " steals=" + steals : "");
         }
     }
 

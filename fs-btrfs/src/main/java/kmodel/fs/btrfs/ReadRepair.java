@@ -182,6 +182,14 @@ final class ReadRepair {
      * repaired the block, whose bad copy {@code repair_io_failure()} would rewrite (counted only).
      */
     static void cleanIoFailure(BtrfsInode inode, long start, Page page) {
+        /*
+         * The kernel's first test, count_range_bits(failure_tree, ..., EXTENT_DIRTY), is made under
+         * the tree's lock; the model makes it without (coarse: the tree is empty unless a repair is
+         * under way, and a record for this block can only be added by this block's own repair).
+         */
+        if (inode.ioFailureTree.isEmpty()) {
+            return;
+        }
         Spinlock.spinLock(inode.ioFailureLock);
         IoFailureRecord failrec = inode.ioFailureTree.get(start);
         Spinlock.spinUnlock(inode.ioFailureLock);

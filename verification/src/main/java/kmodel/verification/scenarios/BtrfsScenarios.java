@@ -52,7 +52,8 @@ public final class BtrfsScenarios {
         final BtrfsInode inode;
         final int raPages;
         final Map<String, List<String>> results = new TreeMap<>();
-        private int opened;
+        /** One open file per reader ({@code btrfs_file_open()}), by task name, opened at set-up. */
+        private final Map<String, File> files = new TreeMap<>();
 
         World(BtrfsVolume.Profile profile, int pages, int raPages) {
             vol = BtrfsVolume.mkfs(profile, false);
@@ -60,11 +61,14 @@ public final class BtrfsScenarios {
             b.regular(0, (long) pages * PAGE);
             inode = b.create();
             this.raPages = raPages;
+            for (int i = 1; i <= 4; i++) {
+                files.put("t" + i, vol.open(inode, "f.t" + i, raPages));
+            }
         }
 
         /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on a file of its own. */
         long read(long pos, int len) {
-            File file = vol.open(inode, "f.f" + opened++, raPages);
+            File file = files.get(Sched.current().name());
             IovIter iter = new IovIter(len);
             long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
             Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));

@@ -33,7 +33,8 @@ class CoverageModelCheck {
             "nowait-readahead", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK},
             "read-error", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP},
             "page-lock-stealer", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
-            "page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK}));
+            "page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK},
+            "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK}));
 
     @Test
     void everyScenarioIsFailedBySomeCatalogBug() {

@@ -42,6 +42,18 @@ class BtrfsReadTest {
         }
     }
 
+    /** Seed 000 v2: when the pool cannot be allocated, the vanilla loop reads the pages. */
+    @Test
+    void thePagepoolV2FallsBackToTheVanillaLoopWhenItsAllocationFails() {
+        final BtrfsStats[] stats = new BtrfsStats[1];
+        runClean(form(BtrfsOptions.READPAGES_PAGEPOOL_V2).with(BtrfsOptions.BTRFS_PAGEPOOL_NOMEM, true),
+                w -> plain(w, BtrfsVolume.Profile.SINGLE, 8, 8), w -> {
+                    assertEquals(8L * P, read(w, 0, 8 * P));
+                    stats[0] = w.vol.fsInfo.stats;
+                });
+        assertTrue(stats[0].meanPagesPerBio() > 1, stats[0]::toString);
+    }
+
     @Test
     void raid0ReadsAreCutAtTheStripeBoundary() {
         final BtrfsStats[] stats = new BtrfsStats[1];

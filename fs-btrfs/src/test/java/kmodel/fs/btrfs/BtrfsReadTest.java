@@ -172,6 +172,18 @@ class BtrfsReadTest {
         }, w -> assertEquals(2L * P, read(w, 0, 2 * P)));
     }
 
+    /** The end-of-run check counts extent map references: one taken and never dropped is a ref-leak. */
+    @Test
+    void anExtentMapReferenceNeverDroppedIsARefLeak() {
+        kmodel.kernel.Violation v = BtrfsTesting.runViolating(Kconfig.defaults(), kmodel.kernel.ViolationKind.REF_LEAK,
+                w -> plain(w, BtrfsVolume.Profile.SINGLE, 2, 2), w -> {
+                    assertEquals(2L * P, read(w, 0, 2 * P));
+                    BtrfsInodeOps.btrfsGetExtent(w.inode, null, 0, 0, P);
+                });
+        assertTrue(v.getMessage().contains("extent_map f.extent_tree.em0 holds 2 reference(s) at the end, expected 1"),
+                v::summary);
+    }
+
     @Test
     void btrfsFileOpenSetsFmodeBufRasync() {
         runClean(Kconfig.defaults(), w -> plain(w, BtrfsVolume.Profile.SINGLE, 1, 1),

@@ -160,16 +160,28 @@ class BtrfsReadTest {
         });
     }
 
+    /** A corrupt block of a SINGLE volume: with checksums the read fails; with {@code nodatasum} the bad bytes reach the reader. */
     @Test
     void nodatasumReadsCorruptDataWithoutNoticing() {
-        runClean(Kconfig.defaults(), w -> {
-            w.vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, true);
-            BtrfsVolume.FileBuilder b = w.vol.file("f");
-            b.regular(0, 2L * P);
-            w.inode = b.create();
-            w.file = w.vol.open(w.inode, "f.f0", 2);
-            return w;
-        }, w -> assertEquals(2L * P, read(w, 0, 2 * P)));
+        for (int nodatasum = 0; nodatasum <= 1; nodatasum++) {
+            final boolean off = nodatasum == 1;
+            java.util.function.Function<BtrfsTesting.World, BtrfsTesting.World> setup = w -> {
+                w.vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, off);
+                BtrfsVolume.FileBuilder b = w.vol.file("f");
+                b.regular(0, 2L * P);
+                w.inode = b.create();
+                w.file = w.vol.open(w.inode, "f.f0", 2);
+                w.vol.corrupt(w.vol.logicalOf(w.inode, 5), 1);
+                return w;
+            };
+            if (off) {
+                kmodel.kernel.Violation v = BtrfsTesting.runViolating(Kconfig.defaults(),
+                        kmodel.kernel.ViolationKind.DATA_CORRUPTION, setup, w -> read(w, 0, 2 * P));
+                assertTrue(v.getMessage().contains("byte 5 of f read as"), v::summary);
+            } else {
+                runClean(Kconfig.defaults(), setup, w -> assertEquals(-Errno.EIO, read(w, 0, 2 * P)));
+            }
+        }
     }
 
     /** The end-of-run check counts extent map references: one taken and never dropped is a ref-leak. */

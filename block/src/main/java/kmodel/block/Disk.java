@@ -165,6 +165,17 @@ public final class Disk implements BlkMqOps {
         return data;
     }
 
+    /**
+     * Flips the bits of the byte at device position {@code pos} (set-up only): silent corruption,
+     * which the device reads back without an error and only a checksum can find.
+     */
+    public void corruptByte(long pos) {
+        long sector = pos >>> SECTOR_SHIFT;
+        byte[] data = sectorForWrite(sector);
+        int off = (int) (pos & (SECTOR_SIZE - 1));
+        data[off] = (byte) ~data[off];
+    }
+
     /** Makes reads of {@code sector} fail with {@code BLK_STS_IOERR} (set-up only). */
     public void injectReadError(long sector) {
         badSectors.add(sector);

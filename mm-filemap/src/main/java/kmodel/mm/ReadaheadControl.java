@@ -49,6 +49,26 @@ public final class ReadaheadControl {
         return p;
     }
 
+    /**
+     * include/linux/pagemap.h: {@code readahead_page_batch(rac, array)} ({@code __readahead_batch()},
+     * v5.8-v5.10): the next pages of the batch, up to {@code array.length}, each with the reference
+     * read-ahead allocated it with (the caller must put it); returns how many, 0 when exhausted.
+     * The kernel's {@code VM_BUG_ON_PAGE(!PageLocked(page), page)} (CONFIG_DEBUG_VM) is left out,
+     * as {@link #readaheadPage()} leaves it out.
+     */
+    public int readaheadPageBatch(Page[] array) {
+        nrPages -= batchCount;
+        index += batchCount;
+        batchCount = 0;
+        int i = 0;
+        while (i < array.length && batchCount < nrPages && taken < pages.size()) {
+            Page p = pages.get(taken++);
+            array[i++] = p;
+            batchCount++;
+        }
+        return i;
+    }
+
     /** include/linux/pagemap.h: {@code readahead_index()}. */
     public long readaheadIndex() {
         return index;

@@ -8,6 +8,7 @@ import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
 import kmodel.kernel.KernelOptions;
 import kmodel.block.BlockOptions;
+import kmodel.fs.btrfs.BtrfsOptions;
 import kmodel.mm.MmOptions;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
@@ -26,6 +27,7 @@ public final class KconfigTable {
         b.add(KernelOptions.all());
         b.add(MmOptions.all());
         b.add(BlockOptions.all());
+        b.add(BtrfsOptions.all());
         return b.build();
     }
 

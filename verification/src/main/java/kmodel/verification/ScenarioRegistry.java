@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import kmodel.verification.scenarios.BlockScenarios;
+import kmodel.verification.scenarios.BtrfsScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.SwarmScenarios;
@@ -21,6 +22,7 @@ public final class ScenarioRegistry {
         PageLockScenarios.registerAll(r);
         ReadScenarios.registerAll(r);
         BlockScenarios.registerAll(r);
+        BtrfsScenarios.registerAll(r);
         return r;
     }
 
@@ -43,6 +45,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry large() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerLarge(r);
+        BtrfsScenarios.registerLarge(r);
         return r;
     }
 

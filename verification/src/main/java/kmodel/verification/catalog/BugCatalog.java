@@ -5,6 +5,8 @@ import com.google.common.collect.ImmutableMap;
 import java.util.List;
 import kmodel.kernel.KconfigOption;
 import kmodel.block.BlockBugs;
+import kmodel.fs.btrfs.BtrfsBugs;
+import kmodel.fs.btrfs.BtrfsOptions;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.FilemapBugs;
 import kmodel.mm.MmOptions;
@@ -95,6 +97,20 @@ public final class BugCatalog {
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
                 "the split-off remainder moves bi_sector and bi_size but not its place in the bvec table"));
+        b.add(bug(BtrfsBugs.PAGEPOOL_DOUBLE_RELEASE,
+                "mutation of seed 000's pagepool loop (67c9684f48ea): the losing page released twice", "btrfs-2-readers-1page",
+                ViolationKind.DOUBLE_RELEASE, "on a freed page",
+                "the add_to_page_cache_lru() failure path releases the page and the loop's tail releases it again",
+                BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL));
+        b.add(bug(BtrfsBugs.PAGEPOOL_LEAK,
+                "mutation of seed 000's pagepool flush loop (67c9684f48ea)", "btrfs-2-readers-1page",
+                ViolationKind.REF_LEAK, "reference(s) at the end, expected 1 (page cache)",
+                "a pooled page is read but its read-ahead reference is never released",
+                BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL));
+        b.add(bug(BtrfsBugs.ENDIO_SKIP_OFFSET,
+                "undoes 38c1c2e44bac (\"Btrfs: fix crash on endio of reading corrupted block\"), v3.17",
+                "btrfs-raid1-bad-mirror", ViolationKind.BUG_ON, "read repair gave up on",
+                "end_bio_extent_readpage goes on after a repair without offset += len: later blocks meet the wrong csums"));
         return b.build();
     }
 

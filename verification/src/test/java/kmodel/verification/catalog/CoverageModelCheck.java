@@ -34,7 +34,8 @@ class CoverageModelCheck {
             "read-error", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP},
             "page-lock-stealer", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
             "page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK},
-            "page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP}));
+            "page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
+            "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK}));
 
     @Test
     void everyScenarioIsFailedBySomeCatalogBug() {

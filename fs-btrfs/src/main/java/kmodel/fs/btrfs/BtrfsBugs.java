@@ -1,0 +1,40 @@
+package kmodel.fs.btrfs;
+
+/**
+ * Catalog bugs of the btrfs module, switched in with {@code Kconfig.withBug(id)} (CLI:
+ * {@code --bug ID}) and read with {@code Kernel.bug(id)}.
+ */
+public final class BtrfsBugs {
+    /**
+     * A mutation of seed 000's pagepool loop ({@code BTRFS_READPAGES=1} or {@code 2}): on the
+     * {@code add_to_page_cache_lru()} failure path the page is released, and the loop's common tail
+     * (the vanilla loop's unconditional {@code page_cache_release()}, kept in this mutation) releases
+     * it again. Reached only when another reader won the page. Manifests as {@code double-release}.
+     */
+    public static final String PAGEPOOL_DOUBLE_RELEASE = "btrfs-pagepool-double-release";
+
+    /**
+     * A mutation of seed 000's pagepool flush loop ({@code BTRFS_READPAGES=1} or {@code 2}): the
+     * pooled page is read but its read-ahead reference is not released afterwards
+     * ({@code page_cache_release(pagepool[i])} forgotten). Manifests as {@code ref-leak}.
+     */
+    public static final String PAGEPOOL_LEAK = "btrfs-pagepool-leak";
+
+    /**
+     * Undoes 38c1c2e44bac ("Btrfs: fix crash on endio of reading corrupted block", Liu Bo, v3.17):
+     * when {@code end_bio_extent_readpage()} hands a bad block to read repair it goes on to the next
+     * bvec without {@code offset += len}, so the following blocks of the bio are checked against the
+     * wrong checksums ("this leads to checksum errors while reading left blocks queued up in the
+     * same bio"), and their repairs fail although a good copy exists. The 2014 kernel then hit a
+     * {@code BUG_ON}; the model's RAID1 scenario reports the failed repair as {@code bug-on}.
+     */
+    public static final String ENDIO_SKIP_OFFSET = "btrfs-endio-skip-offset";
+
+    private BtrfsBugs() {
+    }
+
+    /** Every bug id of this module. */
+    public static String[] all() {
+        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET};
+    }
+}

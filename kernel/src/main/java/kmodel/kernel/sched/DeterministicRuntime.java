@@ -576,8 +576,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                 } catch (Violation v) {
                     setViolation(v, t);
                 } catch (Throwable e) {
-                    oops = e;
-                    setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()), t);
+                    crashed(t, e);
                 }
             }
             t.runState = Task.RunState.EXITED;
@@ -592,8 +591,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                      * fit): the execution ends with it as its oops, and the baton goes back to the
                      * controller; a worker that died here would leave the controller parked forever.
                      */
-                    oops = e;
-                    setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()), t);
+                    crashed(t, e);
                     next = null;
                 }
                 if (next != null) {
@@ -604,6 +602,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
             handTo(controller);
         }
+    }
+
+    /** {@code e} was thrown on {@code t}'s worker: the execution ends with it as its oops. */
+    private void crashed(Task t, Throwable e) {
+        oops = e;
+        setViolation(new Violation(ViolationKind.OOPS, TaskExit.oopsMessage(t.name(), e), t.name()), t);
     }
 
     /**

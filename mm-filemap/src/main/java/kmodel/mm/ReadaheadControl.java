@@ -63,6 +63,7 @@ public final class ReadaheadControl {
         int i = 0;
         while (i < array.length && batchCount < nrPages && taken < pages.size()) {
             Page p = pages.get(taken++);
+            PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(p), p, "!PageLocked(page)");
             array[i++] = p;
             batchCount++;
         }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.atomic.Shared;
 import kmodel.kernel.locking.Spinlock;
+import kmodel.kernel.sched.Footprinted;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -18,7 +20,8 @@ import net.jqwik.api.Tag;
 
 /**
  * Partial-order reduction against the ground truth: on small random programs (two or three
- * tasks reading and writing two shared variables, taking a spinlock, incrementing an atomic),
+ * tasks reading and writing two shared variables, taking a spinlock, incrementing an atomic,
+ * taking a reference in the same step as a lock's acquire or release),
  * the reduced search (source-DPOR with sleep sets) reaches exactly the end states that plain
  * unbounded DFS reaches, every interleaving of which it runs. The programs are small enough
  * for plain DFS to finish.
@@ -28,7 +31,12 @@ class ReductionProperties {
 
     /** One operation of a generated task. */
     static final class Op {
-        final int kind; // 0 read, 1 write, 2 locked increment, 3 atomic increment
+        /**
+         * 0 read, 1 write, 2 locked increment, 3 atomic increment, 4 locked increment and then a
+         * reference taken in the release's step, 5 a locked read with a reference taken in the
+         * acquire's step (the page cache's insert and lookup: see {@code AcquireRaceTest}).
+         */
+        final int kind;
         final int var;
         final int value;
 
@@ -44,8 +52,20 @@ class ReductionProperties {
                 case 0: return "r(x" + var + ")";
                 case 1: return "w(x" + var + "=" + value + ")";
                 case 2: return "lock-inc(x" + var + ")";
+                case 4: return "lock-inc-get(x" + var + ")";
+                case 5: return "lock-get-r(x" + var + ")";
                 default: return "atomic-inc";
             }
+        }
+    }
+
+    /** A reference count: each get is reported to the runtime as an access, with no point. */
+    static final class Ref extends Footprinted {
+        int count;
+
+        void get() {
+            Kernel.rt().access(this);
+            count++;
         }
     }
 
@@ -54,6 +74,8 @@ class ReductionProperties {
         final List<Shared<Integer>> vars = new ArrayList<>();
         final Spinlock lock = new Spinlock("L");
         final AtomicT counter = new AtomicT("c", 0);
+        /** A reference count touched without a scheduling point of its own, in the step around it. */
+        final Ref ref = new Ref();
         final StringBuilder[] seen;
 
         World(int tasks) {
@@ -78,6 +100,18 @@ class ReductionProperties {
                     case 2:
                         Spinlock.spinLock(lock);
                         x.writeOnce(x.readOnce() + 1);
+                        Spinlock.spinUnlock(lock);
+                        break;
+                    case 4:
+                        Spinlock.spinLock(lock);
+                        x.writeOnce(x.readOnce() + 1);
+                        Spinlock.spinUnlock(lock);
+                        ref.get();
+                        break;
+                    case 5:
+                        Spinlock.spinLock(lock);
+                        ref.get();
+                        seen[task].append(x.readOnce()).append(' ');
                         Spinlock.spinUnlock(lock);
                         break;
                     default:
@@ -111,7 +145,7 @@ class ReductionProperties {
 
     @Provide
     Arbitrary<List<List<Op>>> programs() {
-        Arbitrary<Op> op = Arbitraries.integers().between(0, 3).flatMap(kind -> Arbitraries.integers().between(0, 1)
+        Arbitrary<Op> op = Arbitraries.integers().between(0, 5).flatMap(kind -> Arbitraries.integers().between(0, 1)
                 .flatMap(var -> Arbitraries.integers().between(1, 2).map(value -> new Op(kind, var, value))));
         return op.list().ofMinSize(1).ofMaxSize(3).list().ofMinSize(2).ofMaxSize(3);
     }

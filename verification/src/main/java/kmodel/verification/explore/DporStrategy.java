@@ -204,6 +204,8 @@ public final class DporStrategy implements ExplorationStrategy {
     /** Scratch of {@link #stepDone}: race candidates, and steps that only order the step (releases). */
     private final IntList candidates = new IntList();
     private final IntList hbOnly = new IntList();
+    /** Scratch of {@link #stepDone}: candidates that are the previous acquire of a lock the step takes. */
+    private final IntList acquireCandidates = new IntList();
 
     /** A growable list of ints, reused from step to step. */
     private static final class IntList {
@@ -252,6 +254,11 @@ public final class DporStrategy implements ExplorationStrategy {
     private final int bound;
     /** When set with a bound, the conservative backtrack points are left out: unsound, for tests that must fail. */
     private final boolean naiveBound;
+    /**
+     * When set, an acquire's race with the previous acquire may be hidden by a later step of that
+     * acquire's task (the rule before the fix): unsound, for tests that must fail.
+     */
+    private boolean acquireShortcut;
 
     /** Source-DPOR with sleep sets and no preemption bound: complete for the scenario. */
     public DporStrategy() {
@@ -290,6 +297,19 @@ public final class DporStrategy implements ExplorationStrategy {
      */
     public static DporStrategy naiveBoundForTesting(int bound) {
         return new DporStrategy(false, bound, true);
+    }
+
+    /**
+     * Unbounded source-DPOR with the rule this class had until 2026-12-01: a step taking a lock
+     * races with the lock's previous acquire only if no other race candidate orders them, even a
+     * later step of the same task inside that critical section. Such a step cannot be reordered
+     * with the acquire, so the race is lost: it missed a {@code ref-leak} on
+     * {@code btrfs-2-readers-1page}. Kept for tests that must see it miss what plain DFS finds.
+     */
+    public static DporStrategy acquireShortcutForTesting() {
+        DporStrategy s = new DporStrategy(false, Integer.MAX_VALUE, false);
+        s.acquireShortcut = true;
+        return s;
     }
 
     private boolean bounded() {
@@ -606,6 +626,7 @@ public final class DporStrategy implements ExplorationStrategy {
         // Race candidates: the last step of another task on each object.
         candidates.clear();
         hbOnly.clear();
+        acquireCandidates.clear();
         for (long o : fp) {
             Access a = lastAccess.get(o >> 2);
             if (a == null) {
@@ -615,6 +636,9 @@ public final class DporStrategy implements ExplorationStrategy {
             if (kind == ACQUIRE) {
                 // The release before us orders us; the race is with the previous acquire.
                 addCandidate(a.lastAcquire, task);
+                if (a.lastAcquire >= 0 && evTask[a.lastAcquire] != task) {
+                    acquireCandidates.add(a.lastAcquire);
+                }
                 if (a.lastWrite >= 0 && evTask[a.lastWrite] != task) {
                     hbOnly.add(a.lastWrite);
                 }
@@ -646,9 +670,14 @@ public final class DporStrategy implements ExplorationStrategy {
         for (int c = 0; c < nc; c++) {
             int j = candidates.get(c);
             boolean ordered = happensBefore(j, clock);
+            boolean acquire = !acquireShortcut && acquireCandidates.contains(j);
             for (int d = 0; d < nc && !ordered; d++) {
-                if (d != c) {
-                    ordered = happensBefore(j, evClock[candidates.get(d)]);
+                int o = candidates.get(d);
+                // An acquire is never ordered through a later step of the same task: that step
+                // may lie inside the critical section j opened (or be its release), and this
+                // acquire cannot be moved before it, so reversing that race never exposes this one.
+                if (d != c && !(acquire && evTask[o] == evTask[j])) {
+                    ordered = happensBefore(j, evClock[o]);
                 }
             }
             raceFlags[c] = !ordered;

@@ -29,6 +29,13 @@ import java.util.BitSet;
  *   <li>A task spinning on a lock resumes with the lock in its footprint; a sleeper resumes only
  *       after a wake-up that names it; a spawned task's steps depend on the step that spawned it.
  *       So whatever enables a task happens before the task's next step.</li>
+ *   <li>A step that takes a spinlock races with the lock's previous acquire, and is ordered after
+ *       the release in between without racing with it (the two are never co-enabled). Race
+ *       candidates are normally thinned to the immediate ones (a candidate ordered before the step
+ *       through another candidate is left out), but the previous acquire is not thinned through a
+ *       later step of its own task: that step may be inside the critical section, where the
+ *       acquire can never be moved before it, so reversing it would never expose the acquire
+ *       race ({@link #acquireShortcutForTesting} keeps the old rule, which missed a leak).</li>
  * </ul>
  *
  * <h2>How it works</h2>

@@ -30,11 +30,20 @@ public final class BtrfsBugs {
      */
     public static final String ENDIO_SKIP_OFFSET = "btrfs-endio-skip-offset";
 
+    /**
+     * A mutation of {@code btrfs_do_readpage()}'s error path (v5.10; {@code __do_readpage()} before):
+     * when {@code submit_extent_page()} fails (the injectable {@code btrfs_bio_alloc()} failure,
+     * {@code BTRFS_BIO_ALLOC_FAIL}), the page is marked {@code PG_error} and the function returns
+     * at once instead of going on to its {@code if (!nr) unlock_page(page)} tail, so the page no
+     * block of which went to a bio stays locked. Found by {@code btrfs-bio-alloc-fail}.
+     */
+    public static final String READPAGE_ERROR_KEEPS_LOCK = "btrfs-readpage-error-keeps-lock";
+
     private BtrfsBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET};
+        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET, READPAGE_ERROR_KEEPS_LOCK};
     }
 }

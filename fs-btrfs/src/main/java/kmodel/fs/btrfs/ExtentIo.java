@@ -318,6 +318,10 @@ public final class ExtentIo {
                 bio.bioFlags = thisBioFlag;
             } else {
                 PageFlags.SetPageError(page);
+                if (Kernel.bug(BtrfsBugs.READPAGE_ERROR_KEEPS_LOCK)) {
+                    /* the mutation: return at the error, past the nr == 0 unlock below */
+                    return ret;
+                }
                 break;
             }
             cur += iosize;

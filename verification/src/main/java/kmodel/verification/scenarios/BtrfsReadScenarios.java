@@ -1,0 +1,228 @@
+package kmodel.verification.scenarios;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import kmodel.fs.btrfs.BtrfsInode;
+import kmodel.fs.btrfs.BtrfsOptions;
+import kmodel.fs.btrfs.BtrfsVolume;
+import kmodel.fs.btrfs.FileExtentItem;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Sched;
+import kmodel.mm.File;
+import kmodel.mm.FilemapRead;
+import kmodel.mm.IovIter;
+import kmodel.mm.Kiocb;
+import kmodel.mm.Page;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+
+/**
+ * The remaining buffered-read scenarios of seed 000's read path (issue 8): the page pool's
+ * allocation-failure fallback, a bio allocation failure in the middle of a batch, and compressed
+ * and shared (reflinked) extents read by racing readers through read-ahead calls that span
+ * several 16-page batches. Each run checks the bytes every reader got, the page cache's and the
+ * extent map tree's references, that no page is left locked and every request tag is free
+ * ({@link BtrfsVolume#checkAtEnd}); {@code pages/bio} is in the outcome.
+ *
+ * <p>Every scenario here reads through whichever read-ahead entry point {@code BTRFS_READPAGES}
+ * selects (default v5.10's {@code extent_readahead()}); lay {@code --set BTRFS_READPAGES=0..2} over
+ * them for seed 000's {@code ->readpages} loops.
+ */
+public final class BtrfsReadScenarios {
+    private static final int PAGE = Page.PAGE_SIZE;
+
+    private BtrfsReadScenarios() {
+    }
+
+    /** Registers the scenarios of the default check. */
+    public static void registerAll(ScenarioRegistry r) {
+        r.register(pagepoolNomem());
+        r.register(bioAllocFail("btrfs-bio-alloc-fail", false));
+    }
+
+    /** Registers the scenarios too large for the default check. */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(bioAllocFail("btrfs-bio-alloc-fail-2-readers", true));
+        r.register(compressedShared());
+        r.register(compressedSharedBatches());
+    }
+
+    /** A volume, one file, one open file per reader, and the readers' results. */
+    static final class World {
+        final BtrfsVolume vol;
+        final BtrfsInode inode;
+        final Map<String, List<String>> results = new TreeMap<>();
+        private final Map<String, File> files = new TreeMap<>();
+
+        World(BtrfsVolume vol, BtrfsInode inode, int raPages) {
+            this(vol, inode, raPages, raPages);
+        }
+
+        /** t1's file reads ahead up to {@code ra1} pages, t2's up to {@code ra2}. */
+        World(BtrfsVolume vol, BtrfsInode inode, int ra1, int ra2) {
+            this.vol = vol;
+            this.inode = inode;
+            files.put("t1", vol.open(inode, "f.t1", ra1));
+            files.put("t2", vol.open(inode, "f.t2", ra2));
+        }
+
+        /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on its own open file; checks the bytes. */
+        long read(long pos, int len) {
+            File file = files.get(Sched.current().name());
+            IovIter iter = new IovIter(len);
+            long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
+            Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+            if (ret > 0) {
+                BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, (int) ret);
+            }
+            results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
+            return ret;
+        }
+
+        /** A read that must return all {@code len} bytes (a short or failed read is {@code data-corruption}). */
+        void readAll(long pos, int len) {
+            long ret = read(pos, len);
+            if (ret != len) {
+                Kernel.fail(ViolationKind.DATA_CORRUPTION, Sched.current().name() + ": read(" + pos + ", " + len + ") = "
+                        + Errno.name(ret) + ", the file has every byte");
+            }
+        }
+
+        void check() {
+            vol.checkAtEnd();
+        }
+
+        String outcome() {
+            StringBuilder sb = new StringBuilder();
+            for (Map.Entry<String, List<String>> e : results.entrySet()) {
+                sb.append(e.getKey()).append('=').append(Texts.join(",", e.getValue())).append(' ');
+            }
+            return sb.append("pages/bio ").append(vol.fsInfo.stats.pagesPerBio()).toString();
+        }
+    }
+
+    /** A SINGLE volume with one plain file of {@code pages} pages. */
+    static World plain(int pages, int raPages) {
+        BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+        BtrfsVolume.FileBuilder b = vol.file("f");
+        b.regular(0, (long) pages * PAGE);
+        return new World(vol, b.create(), raPages);
+    }
+
+    /**
+     * {@code btrfs-pagepool-nomem}: seed 000 v2 ({@code BTRFS_READPAGES=1}) whose page pool cannot
+     * be allocated ({@code BTRFS_PAGEPOOL_NOMEM}): every {@code extent_readpages()} call falls back
+     * to the vanilla loop, page by page, while two readers race on {@code add_to_page_cache_lru()}
+     * for a 1-page file. The fallback must take and drop the page references exactly as the
+     * vanilla loop does.
+     */
+    static Scenario<World> pagepoolNomem() {
+        return Scenario.<World>named("btrfs-pagepool-nomem",
+                "seed 000 v2's page pool allocation fails: the vanilla fallback, two racing readers of a 1-page file")
+                .set(BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL_V2)
+                .set(BtrfsOptions.BTRFS_PAGEPOOL_NOMEM, 1)
+                .setup(() -> plain(1, 1))
+                .task("t1", w -> w.readAll(0, PAGE))
+                .task("t2", w -> w.readAll(0, PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
+    }
+
+    /**
+     * {@code btrfs-bio-alloc-fail}: a 3-page file whose page 0 lies on disk after pages 1 and 2
+     * (so a read-ahead batch of the three needs two bios), with the second {@code btrfs_bio_alloc()}
+     * of the mount failing ({@code BTRFS_BIO_ALLOC_FAIL=2}, the pre-v4.13 {@code -ENOMEM} path of
+     * {@code submit_extent_page()}). t1 reads the file with read-ahead: page 0's bio is submitted,
+     * page 1, in the middle of the batch, meets the failure and is ended with {@code PG_error} and
+     * unlocked by {@code btrfs_do_readpage()} ({@code nr == 0}), page 2 goes on in a new bio, and
+     * the read path's {@code ->readpage()} retry reads page 1. With {@code racing}
+     * ({@code btrfs-bio-alloc-fail-2-readers}, large) t2 reads page 1 at the same time, and the
+     * failure meets whichever page needs the second bio. Every reader gets every byte; exactly one
+     * allocation failed (else {@code bug-on}: the injection missed); nothing leaked, no page left
+     * locked.
+     */
+    static Scenario<World> bioAllocFail(String name, boolean racing) {
+        Scenario.Builder<World> b = Scenario.<World>named(name, "the 2nd btrfs_bio_alloc() fails mid-batch (-ENOMEM): "
+                + "the page errored, unlocked, re-read" + (racing ? "; a second reader races for that page" : ""))
+                .set(BtrfsOptions.BTRFS_BIO_ALLOC_FAIL, 2)
+                .setup(() -> {
+                    BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+                    BtrfsVolume.FileBuilder fb = vol.file("f");
+                    fb.regular(PAGE, 2L * PAGE); /* allocated first: pages 1-2 at the lower disk address */
+                    fb.regular(0, PAGE);
+                    return new World(vol, fb.create(), 3);
+                })
+                .task("t1", w -> w.readAll(0, 3 * PAGE));
+        if (racing) {
+            b.task("t2", w -> w.readAll(PAGE, PAGE));
+        }
+        return b.atEnd(w -> {
+            w.check();
+            if (w.vol.fsInfo.stats.allocFailures != 1) {
+                Kernel.fail(ViolationKind.BUG_ON, "expected exactly one failed btrfs_bio_alloc(), saw "
+                        + w.vol.fsInfo.stats.allocFailures + " (" + w.vol.fsInfo.stats + ")");
+            }
+        }).outcome(World::outcome).build();
+    }
+
+    /**
+     * A file of a compressed extent C of {@code comp} pages, {@code plain} plain pages, and a reflink
+     * of the last {@code shared} pages of C (a shared compressed extent): {@code [C][plain][C']}.
+     * Read by one task, the plain range keeps the two ranges of C in separate bios in every form.
+     * Read by two, it need not in seed 000's loops ({@code BTRFS_READPAGES} 0 to 2): when the other
+     * reader wins the plain pages, C' follows C in the same compressed bio (the same start sector,
+     * the same flags), which is decompressed for C's extent map only, and C' reads zeros. That is
+     * the corruption 005efedf2c7d ("Btrfs: fix read corruption of compressed and shared extents",
+     * v4.3) fixed with {@code prev_em_start}/{@code force_bio_submit}, which v5.10 has.
+     */
+    static World compressedSharedFile(int comp, int plain, int shared, int ra1, int ra2) {
+        BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+        BtrfsVolume.FileBuilder b = vol.file("f");
+        FileExtentItem c = b.compressed(0, (long) comp * PAGE);
+        b.regular((long) comp * PAGE, (long) plain * PAGE);
+        b.reflink((long) (comp + plain) * PAGE, c, (long) (comp - shared) * PAGE, (long) shared * PAGE);
+        return new World(vol, b.create(), ra1, ra2);
+    }
+
+    /**
+     * {@code btrfs-compressed-shared}: {@code [C0 C1][plain][C1']}, a 2-page compressed extent, a
+     * plain page and a reflink of C's second page; t1 reads pages 1 to 3 with read-ahead while t2
+     * reads the plain page (read-ahead of 1): C1 and C1' are read through {@code btrfs_submit_compressed_read()} (the disk
+     * bytes read once per bio, decompressed at {@code page_offset - em->orig_start}). Passes with
+     * v5.10's {@code extent_readahead()}; fails with {@code data-corruption} under seed 000's loops
+     * when t2 wins the plain page (see {@link #compressedSharedFile}).
+     */
+    static Scenario<World> compressedShared() {
+        return Scenario.<World>named("btrfs-compressed-shared",
+                "a compressed extent, a plain page, a reflink of the extent: t1 reads pages 1-3, t2 the plain page 2")
+                .setup(() -> compressedSharedFile(2, 1, 1, 3, 1))
+                .task("t1", w -> w.readAll(PAGE, 3 * PAGE))
+                .task("t2", w -> w.readAll(2L * PAGE, PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
+    }
+
+    /**
+     * {@code btrfs-compressed-shared-batches}: {@code [C][plain][C']} with an 8-page C and 4 plain
+     * pages, 20 pages read with read-ahead of 20 by two readers: one read-ahead call spans two
+     * 16-page batches ({@code readahead_page_batch()}, or the page pool's flush), and C' crosses
+     * the batch boundary (pages 12-15 and 16-19), where the bio chain must go on with the same
+     * compressed bio (808f80b46790 moved {@code prev_em_start} out of the batch for this).
+     */
+    static Scenario<World> compressedSharedBatches() {
+        return Scenario.<World>named("btrfs-compressed-shared-batches",
+                "two readers of a compressed extent and its reflink in 20 pages: read-ahead calls spanning two 16-page batches")
+                .setup(() -> compressedSharedFile(8, 4, 8, 20, 20))
+                .task("t1", w -> w.readAll(0, 20 * PAGE))
+                .task("t2", w -> w.readAll(0, 20 * PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
+    }
+}

@@ -6,11 +6,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import kmodel.fs.btrfs.BtrfsInode;
 import kmodel.fs.btrfs.BtrfsOptions;
+import kmodel.fs.btrfs.BtrfsPunchHole;
 import kmodel.fs.btrfs.BtrfsVolume;
 import kmodel.fs.btrfs.FileExtentItem;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Completion;
 import kmodel.kernel.sched.Sched;
 import kmodel.mm.File;
 import kmodel.mm.FilemapRead;
@@ -49,6 +51,7 @@ public final class BtrfsReadScenarios {
         r.register(bioAllocFail("btrfs-bio-alloc-fail-2-readers", true));
         r.register(compressedShared());
         r.register(compressedSharedBatches());
+        r.register(punchCompressedShared());
     }
 
     /** A volume, one file, one open file per reader, and the readers' results. */
@@ -56,6 +59,8 @@ public final class BtrfsReadScenarios {
         final BtrfsVolume vol;
         final BtrfsInode inode;
         final Map<String, List<String>> results = new TreeMap<>();
+        /** Completed by t1 when it has punched the hole (the scenarios that punch). */
+        final Completion punched = new Completion("punched");
         private final Map<String, File> files = new TreeMap<>();
 
         World(BtrfsVolume vol, BtrfsInode inode, int raPages) {
@@ -90,6 +95,11 @@ public final class BtrfsReadScenarios {
                 Kernel.fail(ViolationKind.DATA_CORRUPTION, Sched.current().name() + ": read(" + pos + ", " + len + ") = "
                         + Errno.name(ret) + ", the file has every byte");
             }
+        }
+
+        /** {@code fallocate(FALLOC_FL_PUNCH_HOLE)} of {@code [pos, pos + len)}. */
+        void punch(long pos, long len) {
+            BtrfsPunchHole.btrfsPunchHole(inode, pos, len);
         }
 
         void check() {
@@ -221,6 +231,42 @@ public final class BtrfsReadScenarios {
                 .setup(() -> compressedSharedFile(8, 4, 8, 20, 20))
                 .task("t1", w -> w.readAll(0, 20 * PAGE))
                 .task("t2", w -> w.readAll(0, 20 * PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
+    }
+
+    /**
+     * {@code btrfs-punch-compressed-shared}: {@code [C0 C1][plain][C1']} (see
+     * {@link #compressedSharedFile}), read before and dropped from the page cache (its extent maps
+     * still cached): t1 punches a hole over the plain page ({@code btrfs_punch_hole()}: the page
+     * cache range truncated, the items replaced, the maps there dropped and a hole map inserted),
+     * then t1 reads pages 1 to 3 while t2 reads the hole's page. The hole's map now sits between C
+     * and C1': with v5.10's {@code prev_em_start} (the hole's {@code em->start} differs from C1''s)
+     * C1' gets a compressed bio of its own. Seed 000's loops have no {@code prev_em_start} and fail
+     * with {@code data-corruption} (C1' joins C's bio), and so does v5.10 with 8e928218780e undone
+     * ({@code btrfs-prev-em-orig-start}: the hole's {@code orig_start} equals C1''s). The punch and
+     * the reads do not overlap (the model has no extent-state locking, {@link BtrfsPunchHole});
+     * starting from a dropped page cache keeps the punch's truncation away from read completions
+     * still in {@code unlock_page()}'s wake-up (see the README's fs-btrfs notes).
+     */
+    static Scenario<World> punchCompressedShared() {
+        return Scenario.<World>named("btrfs-punch-compressed-shared",
+                "a hole punched between a compressed extent and a reflink of it, then two readers (reads after the punch)")
+                .setup(() -> {
+                    World w = compressedSharedFile(2, 1, 1, 3, 1);
+                    w.vol.cacheExtentMaps(w.inode);
+                    return w;
+                })
+                .task("t1", w -> {
+                    w.punch(2L * PAGE, PAGE);
+                    Completion.complete(w.punched);
+                    w.readAll(PAGE, 3 * PAGE);
+                })
+                .task("t2", w -> {
+                    Completion.waitForCompletionIo(w.punched);
+                    w.readAll(2L * PAGE, PAGE);
+                })
                 .atEnd(World::check)
                 .outcome(World::outcome)
                 .build();

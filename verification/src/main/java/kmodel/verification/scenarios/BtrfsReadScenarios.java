@@ -145,14 +145,15 @@ public final class BtrfsReadScenarios {
     }
 
     /**
-     * {@code btrfs-bio-alloc-fail}: a 3-page file whose page 0 lies on disk after pages 1 and 2
-     * (so a read-ahead batch of the three needs two bios), with the second {@code btrfs_bio_alloc()}
-     * of the mount failing ({@code BTRFS_BIO_ALLOC_FAIL=2}, the pre-v4.13 {@code -ENOMEM} path of
-     * {@code submit_extent_page()}). t1 reads the file with read-ahead: page 0's bio is submitted,
-     * page 1, in the middle of the batch, meets the failure and is ended with {@code PG_error} and
-     * unlocked by {@code btrfs_do_readpage()} ({@code nr == 0}), page 2 goes on in a new bio, and
-     * the read path's {@code ->readpage()} retry reads page 1. With {@code racing}
-     * ({@code btrfs-bio-alloc-fail-2-readers}, large) t2 reads page 1 at the same time, and the
+     * {@code btrfs-bio-alloc-fail}: a 3-page file whose page 0 lies on disk after page 1 (so a
+     * read-ahead batch needs a second bio at page 1) and whose page 2 is a hole, with the second
+     * {@code btrfs_bio_alloc()} of the mount failing ({@code BTRFS_BIO_ALLOC_FAIL=2}, the pre-v4.13
+     * {@code -ENOMEM} path of {@code submit_extent_page()}). t1 reads the file with read-ahead: page
+     * 0's bio is submitted, page 1, in the middle of the batch, meets the failure and is ended with
+     * {@code PG_error} and unlocked by {@code btrfs_do_readpage()} ({@code nr == 0}), the batch goes
+     * on with page 2 (zero-filled, no bio), and the read path's {@code ->readpage()} retry reads
+     * page 1. With {@code racing} ({@code btrfs-bio-alloc-fail-2-readers}, large) page 2 is data
+     * too (pages 1-2 contiguous, page 0 after them) and t2 reads page 1 at the same time: the
      * failure meets whichever page needs the second bio. Every reader gets every byte; exactly one
      * allocation failed (else {@code bug-on}: the injection missed); nothing leaked, no page left
      * locked.
@@ -164,8 +165,14 @@ public final class BtrfsReadScenarios {
                 .setup(() -> {
                     BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
                     BtrfsVolume.FileBuilder fb = vol.file("f");
-                    fb.regular(PAGE, 2L * PAGE); /* allocated first: pages 1-2 at the lower disk address */
-                    fb.regular(0, PAGE);
+                    if (racing) {
+                        fb.regular(PAGE, 2L * PAGE); /* allocated first: pages 1-2 at the lower disk address */
+                        fb.regular(0, PAGE);
+                    } else {
+                        fb.regular(PAGE, PAGE); /* allocated first: page 1 at the lower disk address */
+                        fb.regular(0, PAGE);
+                        fb.size(3L * PAGE); /* page 2: a hole (NO_HOLES: no item), read without a bio */
+                    }
                     return new World(vol, fb.create(), 3);
                 })
                 .task("t1", w -> w.readAll(0, 3 * PAGE));

@@ -30,11 +30,32 @@ public final class BtrfsBugs {
      */
     public static final String ENDIO_SKIP_OFFSET = "btrfs-endio-skip-offset";
 
+    /**
+     * A mutation of {@code btrfs_do_readpage()}'s error path (v5.10; {@code __do_readpage()} before):
+     * when {@code submit_extent_page()} fails (the injectable {@code btrfs_bio_alloc()} failure,
+     * {@code BTRFS_BIO_ALLOC_FAIL}), the page is marked {@code PG_error} and the function returns
+     * at once instead of going on to its {@code if (!nr) unlock_page(page)} tail, so the page no
+     * block of which went to a bio stays locked. Found by {@code btrfs-bio-alloc-fail}.
+     */
+    public static final String READPAGE_ERROR_KEEPS_LOCK = "btrfs-readpage-error-keeps-lock";
+
+    /**
+     * Undoes 8e928218780e ("Btrfs: fix corruption reading shared and compressed extents after hole
+     * punching", v5.1): {@code btrfs_do_readpage()} compares and records {@code em->orig_start}
+     * instead of {@code em->start} in {@code prev_em_start}. After a hole is punched right before a
+     * range that shares a compressed extent at a non-zero offset, the hole's map and that range's
+     * map have the same {@code orig_start}, so {@code force_bio_submit} is not set and the range
+     * joins the compressed bio of the range before the hole, decompressed for that one's map:
+     * {@code data-corruption}. Found by {@code btrfs-punch-compressed-shared}.
+     */
+    public static final String PREV_EM_ORIG_START = "btrfs-prev-em-orig-start";
+
     private BtrfsBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET};
+        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET, READPAGE_ERROR_KEEPS_LOCK,
+            PREV_EM_ORIG_START};
     }
 }

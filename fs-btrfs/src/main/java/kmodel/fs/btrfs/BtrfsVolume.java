@@ -112,6 +112,24 @@ public final class BtrfsVolume {
         return item.diskBytenr + item.offset + (pos - item.fileOffset);
     }
 
+    /**
+     * Set-up only: puts the extent map of each of {@code inode}'s regular items into its extent map
+     * tree, holding the tree's reference, as an earlier read would have left them: the state after
+     * the file was read and its pages dropped ({@code echo 1 > drop_caches} frees clean page-cache
+     * pages, not the inode's extent maps). No lock is taken: nothing runs yet.
+     */
+    public void cacheExtentMaps(BtrfsInode inode) {
+        for (FileExtentItem item : inode.items.values()) {
+            if (item.type != FileExtentItem.BTRFS_FILE_EXTENT_REG) {
+                continue;
+            }
+            ExtentMap em = inode.extentTree.allocExtentMap();
+            BtrfsInodeOps.btrfsExtentItemToExtentMap(item, em);
+            em.inTree = true;
+            inode.extentTree.map.put(em.start, em);
+        }
+    }
+
     /** Silently corrupts the byte at logical {@code logical} on mirror {@code mirror} (set-up only). */
     public void corrupt(long logical, int mirror) {
         BtrfsBio b = where(logical, mirror);

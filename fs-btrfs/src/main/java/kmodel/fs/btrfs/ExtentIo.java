@@ -280,12 +280,13 @@ public final class ExtentIo {
              * compressed extent (another offset/length) must not share a bio: the compressed read
              * decompresses for one extent map only and would zero the second range.
              */
+            long emStart = Kernel.bug(BtrfsBugs.PREV_EM_ORIG_START) ? em.origStart : em.start;
             if (em.test(EXTENT_FLAG_COMPRESSED) && prevEmStart != null && prevEmStart[0] != -1L
-                    && prevEmStart[0] != em.start) {
+                    && prevEmStart[0] != emStart) {
                 forceBioSubmit = true;
             }
             if (prevEmStart != null) {
-                prevEmStart[0] = em.start;
+                prevEmStart[0] = emStart;
             }
             ExtentMap.freeExtentMap(em);
             em = null;
@@ -318,6 +319,10 @@ public final class ExtentIo {
                 bio.bioFlags = thisBioFlag;
             } else {
                 PageFlags.SetPageError(page);
+                if (Kernel.bug(BtrfsBugs.READPAGE_ERROR_KEEPS_LOCK)) {
+                    /* the mutation: return at the error, past the nr == 0 unlock below */
+                    return ret;
+                }
                 break;
             }
             cur += iosize;

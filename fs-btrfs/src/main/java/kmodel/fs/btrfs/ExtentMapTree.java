@@ -80,6 +80,18 @@ public final class ExtentMapTree {
         return 0;
     }
 
+    /**
+     * fs/btrfs/extent_map.c: {@code remove_extent_mapping(tree, em)} (v5.10): take {@code em} out of
+     * the tree ({@code WARN_ON} if it is pinned: never, the model pins none); the tree's reference
+     * is now the caller's to drop. Caller holds {@link #lock}.
+     */
+    void removeExtentMapping(ExtentMap em) {
+        Spinlock.lockdepAssertHeld(lock);
+        em.touch();
+        map.remove(em.start);
+        em.inTree = false;
+    }
+
     /** The maps in the tree, without a scheduling point (checks). */
     public List<ExtentMap> peek() {
         return new ArrayList<>(map.values());

@@ -111,6 +111,14 @@ public final class BugCatalog {
                 "undoes 38c1c2e44bac (\"Btrfs: fix crash on endio of reading corrupted block\"), v3.17",
                 "btrfs-raid1-bad-mirror", ViolationKind.BUG_ON, "read repair gave up on",
                 "end_bio_extent_readpage goes on after a repair without offset += len: later blocks meet the wrong csums"));
+        b.add(bug(BtrfsBugs.READPAGE_ERROR_KEEPS_LOCK,
+                "mutation of btrfs_do_readpage()'s error path (v5.10; __do_readpage() before)", "btrfs-bio-alloc-fail",
+                ViolationKind.MISSED_WAKEUP, "waiting on t1.wait_page for P1 bit 0",
+                "a page whose submit_extent_page() failed is marked PG_error but never unlocked"));
+        b.add(bug(BtrfsBugs.PREV_EM_ORIG_START,
+                "undoes 8e928218780e (\"Btrfs: fix corruption reading shared and compressed extents after hole punching\"), v5.1",
+                "btrfs-punch-compressed-shared", ViolationKind.DATA_CORRUPTION, "byte 12288 of f read as 0",
+                "prev_em_start keeps em->orig_start: a hole's map and the next shared compressed range's look the same"));
         return b.build();
     }
 

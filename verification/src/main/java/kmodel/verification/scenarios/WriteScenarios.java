@@ -36,18 +36,17 @@ public final class WriteScenarios {
     }
 
     /**
-     * {@code write-read-writeback}: a writer replaces the one (cached) page of a file and starts
-     * background writeback (WB_SYNC_NONE) while a reader reads the page. The reader gets the old
-     * or the new page; the cache ends with the new one, and the device with the new one unless
-     * the page is still dirty.
+     * {@code write-read-writeback}: a writer replaces the one (cached) page of a file and fsyncs
+     * it (writeback and the wait for it) while a reader reads the page. The reader gets the old
+     * or the new page; the cache and the device end with the new one.
      */
     static Scenario<WriteWorld> writeReadWriteback() {
         return Scenario.<WriteWorld>named("write-read-writeback",
-                "a write then background writeback race a read of the same cached page of a file on a block device")
+                "a write and its fsync race a read of the same cached page of a file on a block device")
                 .setup(() -> new WriteWorld(1, 1, 0).cached(0, -1))
                 .task("writer", w -> {
                     w.write(0, 1);
-                    w.flush();
+                    w.fsync(1, "d", "v1");
                 })
                 .task("reader", w -> w.read(0, 1))
                 .atEnd(w -> {

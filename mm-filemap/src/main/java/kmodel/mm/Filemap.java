@@ -345,7 +345,8 @@ public final class Filemap {
 
     /**
      * mm/filemap.c: {@code end_page_writeback()} (v5.10): {@code BUG()} unless the page was under
-     * writeback, then {@code wake_up_page(page, PG_writeback)}. The {@code PageReclaim()}
+     * writeback, then {@code wake_up_page(page, PG_writeback)} (bug
+     * {@code end-page-writeback-no-wake} leaves the wake-up out). The {@code PageReclaim()}
      * rotation is left out: the model does no reclaim, and PG_reclaim is PG_readahead's bit.
      */
     public static void endPageWriteback(Page page) {
@@ -363,18 +364,30 @@ public final class Filemap {
         }
         /* smp_mb__after_atomic() */
         Kernel.event("end_page_writeback(%s)", page);
-        wakeUpPage(page, PG_writeback);
+        if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
+            wakeUpPage(page, PG_writeback);
+        }
         if (!noRef) {
             Page.putPage(page);
         }
     }
 
     /**
-     * mm/page-writeback.c: {@code wait_on_page_writeback()} (v5.10.0: one {@code if}; the
-     * {@code while} came with c2407cf7d22d in v5.11).
+     * mm/page-writeback.c: {@code wait_on_page_writeback()} as c2407cf7d22d ("mm: make
+     * wait_on_page_writeback() wait for multiple pending writebacks", v5.11-rc5, Cc: stable) has
+     * it: loop while PG_writeback is set. A wake-up can come from the end of an earlier writeback
+     * whose {@code end_page_writeback()} cleared the bit, was delayed, and woke only after a new
+     * writeback of the page had started; v5.10.0's single {@code if} then returned with the page
+     * under writeback again (bug {@code wait-on-page-writeback-once}).
      */
     public static void waitOnPageWriteback(Page page) {
-        if (PageFlags.PageWriteback(page)) {
+        if (Kernel.bug(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)) {
+            if (PageFlags.PageWriteback(page)) {
+                waitOnPageBit(page, PG_writeback);
+            }
+            return;
+        }
+        while (PageFlags.PageWriteback(page)) {
             waitOnPageBit(page, PG_writeback);
         }
     }

@@ -90,10 +90,55 @@ public final class FilemapBugs {
      */
     public static final String HANDOFF_FORGETS_DONE = "handoff-forgets-done";
 
+    /**
+     * A mutation of mm/filemap.c: {@code end_page_writeback()} (v5.10): PG_writeback is cleared
+     * but {@code wake_up_page(page, PG_writeback)} is left out, so a task sleeping in
+     * {@code wait_on_page_writeback()} ({@code write_cache_pages()} of a WB_SYNC_ALL pass,
+     * {@code filemap_fdatawait_range()}, truncation) is never woken. Manifests as
+     * {@code missed-wakeup}.
+     */
+    public static final String END_PAGE_WRITEBACK_NO_WAKE = "end-page-writeback-no-wake";
+
+    /**
+     * A mutation of mm/page-writeback.c: {@code write_cache_pages()} (v5.10): no
+     * {@code page->mapping != mapping} test after {@code lock_page()}. A page that truncation
+     * removed while writeback waited for its lock is then written as if it were still the file's.
+     * Truncation cancels the dirty bit under the page lock, so the {@code !PageDirty} test right
+     * after catches most such pages; one redirtied after the truncation
+     * ({@code set_page_dirty_lock()} of a pinned page, which dirties a page with no mapping)
+     * reaches {@code ->writepage} with {@code page->mapping == NULL}, which
+     * {@code block_write_full_page()} dereferences: the kernel oopses, the model reports
+     * {@code bug-on} (scenario {@code truncate-writeback-pinned}).
+     */
+    public static final String WRITE_CACHE_PAGES_NO_MAPPING_RECHECK = "write-cache-pages-no-mapping-recheck";
+
+    /**
+     * A mutation of mm/truncate.c: {@code truncate_setsize()} (v5.10) that empties the page cache
+     * ({@code truncate_pagecache()}) before it writes the new {@code i_size}, against the rule
+     * of {@code truncate_pagecache()}'s kernel-doc: "inode's new i_size must already be written
+     * before truncate_pagecache is called". A reader racing the truncation then instantiates a
+     * page past the new end, read from blocks the file system is about to free, which stays in
+     * the cache. Manifests as {@code data-corruption} (scenario {@code truncate-read}).
+     */
+    public static final String TRUNCATE_PAGECACHE_BEFORE_ISIZE = "truncate-pagecache-before-isize";
+
+    /**
+     * Undoes c2407cf7d22d ("mm: make wait_on_page_writeback() wait for multiple pending
+     * writebacks", Linus Torvalds, v5.11-rc5, Cc: stable; Fixes: 2a9127fcf229): v5.10.0's
+     * {@code wait_on_page_writeback()} with a single {@code if}. The end of an earlier writeback
+     * ({@code end_page_writeback()}: PG_writeback cleared, the wake-up delayed) wakes a waiter for
+     * a later writeback of the same page, which v5.8's wake-up logic no longer re-checks: the
+     * waiter returns with the page under writeback again. {@code write_cache_pages()} then hits
+     * {@code BUG_ON(PageWriteback(page))} (the syzbot report the commit answers), or an fsync
+     * returns before the data is on the device. Found by {@code fsync-redirty}.
+     */
+    public static final String WAIT_ON_PAGE_WRITEBACK_ONCE = "wait-on-page-writeback-once";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
-            ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET};
+            ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
+            WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE};
     }
 }

@@ -108,6 +108,35 @@ public final class PageWriteback {
     }
 
     /**
+     * fs/buffer.c: {@code __set_page_dirty(page, mapping, warn)} (v5.10), kept beside its twin
+     * because the marks are mm's: the caller has set PG_dirty; under the {@code i_pages} lock, if
+     * the page is still in a mapping ("race with truncate?"), mark its index
+     * {@code PAGECACHE_TAG_DIRTY} ({@code WARN_ON_ONCE(warn && !PageUptodate(page))}).
+     */
+    public static void __setPageDirty(Page page, AddressSpace mapping, int warn) {
+        long flags = Spinlock.spinLockIrqsave(mapping.iPagesLock);
+        if (page.mapping != null) { /* Race with truncate? */
+            Kernel.WARN_ON(warn != 0 && !PageFlags.PageUptodate(page), "__set_page_dirty: dirtying a page that is not uptodate");
+            mapping.tagDirty.add(page.index);
+        }
+        Spinlock.spinUnlockIrqrestore(mapping.iPagesLock, flags);
+        Kernel.event("set_page_dirty(%s)", page);
+    }
+
+    /**
+     * mm/page-writeback.c: {@code set_page_dirty_lock()} (v5.10): {@code set_page_dirty()} under the
+     * page lock, for a caller that holds only a reference (a pinned page after a direct read into
+     * it, {@code bio_check_pages_dirty()}), so that it cannot race with truncation's
+     * {@code cancel_dirty_page()}: it may still dirty a page truncation has just removed.
+     */
+    public static int setPageDirtyLock(Page page) {
+        Filemap.lockPage(page);
+        int ret = setPageDirty(page);
+        Filemap.unlockPage(page);
+        return ret;
+    }
+
+    /**
      * mm/page-writeback.c: {@code set_page_dirty()} (v5.10): the mapping's
      * {@code ->set_page_dirty}; a page with no mapping (truncated) just gets PG_dirty
      * ({@code if (!PageDirty(page)) return !TestSetPageDirty(page)}).
@@ -235,7 +264,7 @@ public final class PageWriteback {
         long doneIndex;
         boolean rangeWhole = false;
         int tag;
-        boolean noRecheck = false;
+        boolean noRecheck = Kernel.bug(FilemapBugs.WRITE_CACHE_PAGES_NO_MAPPING_RECHECK);
 
         if (wbc.rangeCyclic) {
             index[0] = mapping.writebackIndex; /* prev offset */

@@ -283,9 +283,17 @@ public final class Truncate {
     /**
      * mm/truncate.c: {@code truncate_setsize(inode, newsize)} (v5.10): {@code i_size_write()} first,
      * then {@code truncate_pagecache()} ({@code pagecache_isize_extended()} of a growing file only
-     * matters for mmap and is left out). The caller holds {@code i_rwsem}.
+     * matters for mmap and is left out). The caller holds {@code i_rwsem}. Bug
+     * {@code truncate-pagecache-before-isize} swaps the two steps.
      */
     public static void truncateSetsize(Inode inode, long newsize) {
+        if (Kernel.bug(FilemapBugs.TRUNCATE_PAGECACHE_BEFORE_ISIZE)) {
+            /* The bug: pages read in meanwhile, below the old i_size, are never removed. */
+            truncatePagecache(inode, newsize);
+            inode.iSizeWrite(newsize);
+            Kernel.event("i_size_write(%s, %s) after truncate_pagecache", inode, newsize);
+            return;
+        }
         inode.iSizeWrite(newsize);
         Kernel.event("i_size_write(%s, %s)", inode, newsize);
         truncatePagecache(inode, newsize);

@@ -11,6 +11,13 @@
  *   <li>{@link kmodel.mm.FilemapRead}: mm/filemap.c {@code generic_file_buffered_read()},
  *       {@code generic_file_read_iter()}.</li>
  *   <li>{@link kmodel.mm.Readahead}: mm/readahead.c.</li>
+ *   <li>{@link kmodel.mm.FilemapWrite}: mm/filemap.c {@code generic_perform_write()},
+ *       {@code generic_file_write_iter()}, {@code filemap_write_and_wait_range()} and the
+ *       fdatawrite/fdatawait family.</li>
+ *   <li>{@link kmodel.mm.PageWriteback}: mm/page-writeback.c: dirtying, {@code write_cache_pages()},
+ *       {@code do_writepages()}, PG_writeback with the page-cache marks.</li>
+ *   <li>{@link kmodel.mm.Truncate}: mm/truncate.c: {@code truncate_inode_pages_range()},
+ *       {@code truncate_setsize()}, {@code invalidate_inode_pages2_range()}.</li>
  *   <li>{@link kmodel.mm.AsyncPageWaiter}: fs/io_uring.c {@code io_async_buf_func()}, until the
  *       io-uring module has its own.</li>
  *   <li>{@link kmodel.mm.FilemapBugs}: this module's catalog bugs.</li>
@@ -19,9 +26,13 @@
  * <h2>Lock ordering</h2>
  * Outer to inner, each edge with the path that takes it (the model's locks only):
  * <pre>
+ *  i_rwsem (inode_lock: generic_file_write_iter, truncation)
+ *    -&gt;page lock                       (write_begin, truncate_inode_pages_range)
  *  page lock (PG_locked, a sleeping bit lock)
  *    -&gt;mapping-&gt;i_pages lock          (add_to_page_cache_lru, delete_from_page_cache,
- *                                      find_get_page under the page lock in read paths)
+ *                                      find_get_page under the page lock in read paths;
+ *                                      set_page_dirty, set_page_writeback: the page-cache marks;
+ *                                      test_clear_page_writeback from interrupt context)
  *    -&gt;page_wait_table[i].lock        (unlock_page -&gt; wake_up_page_bit; a waiter may hold
  *                                      other pages' locks while it queues)
  *      -&gt;task wake-up (pi_lock)       (wake_page_function -&gt; wake_up_state)
@@ -57,8 +68,9 @@
  *       {@link kmodel.mm.AddressSpace#ioPages}.</li>
  *   <li>{@code file->f_ra} is updated without scheduling points: the kernel tolerates racy
  *       updates of this heuristic and the model hides those benign races.</li>
- *   <li>{@code wait_on_page_writeback()} is v5.10.0's single {@code if} (the {@code while} came
- *       in v5.11).</li>
+ *   <li>{@code wait_on_page_writeback()} loops, as c2407cf7d22d (v5.11-rc5, marked for stable)
+ *       made it; v5.10.0's single {@code if} is the catalog bug {@code wait-on-page-writeback-once}
+ *       (the write path's {@code fsync-redirty} shows why).</li>
  * </ul>
  *
  * <h2>Findings</h2>

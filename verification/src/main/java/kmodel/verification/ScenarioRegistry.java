@@ -10,6 +10,7 @@ import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.scenarios.WriteScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
 public final class ScenarioRegistry {
@@ -23,6 +24,7 @@ public final class ScenarioRegistry {
         ReadScenarios.registerAll(r);
         BlockScenarios.registerAll(r);
         BtrfsScenarios.registerAll(r);
+        WriteScenarios.registerAll(r);
         return r;
     }
 
@@ -46,6 +48,7 @@ public final class ScenarioRegistry {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerLarge(r);
         BtrfsScenarios.registerLarge(r);
+        WriteScenarios.registerLarge(r);
         return r;
     }
 

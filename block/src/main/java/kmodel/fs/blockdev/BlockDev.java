@@ -2,16 +2,20 @@ package kmodel.fs.blockdev;
 
 import kmodel.block.BlockDevice;
 import kmodel.kernel.Kernel;
+import kmodel.mm.AddressSpace;
 import kmodel.mm.AddressSpaceOperations;
 import kmodel.mm.File;
 import kmodel.mm.Inode;
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.mm.ReadaheadControl;
+import kmodel.mm.WritebackControl;
 
 /**
  * fs/block_dev.c (v5.10): the block device file: {@code def_blk_aops} ({@code readpage} ->
- * {@code block_read_full_page()}, {@code readahead} -> {@code mpage_readahead()}), the identity
+ * {@code block_read_full_page()}, {@code readahead} -> {@code mpage_readahead()},
+ * {@code writepage} -> {@code block_write_full_page()}, {@code write_begin} ->
+ * {@code block_write_begin()}, {@code write_end} -> {@code blkdev_write_end()}), the identity
  * {@code blkdev_get_block()}, and {@code blkdev_open()} setting {@code FMODE_NOWAIT} and (since
  * the async buffered read series, seed 002) {@code FMODE_BUF_RASYNC}.
  *
@@ -53,6 +57,34 @@ public final class BlockDev {
         @Override
         public void readahead(ReadaheadControl rac) {
             blkdevReadahead(getBlock, rac);
+        }
+
+        @Override
+        public boolean hasWritepage() {
+            return true;
+        }
+
+        /** {@code .writepage = blkdev_writepage}: {@code block_write_full_page(page, blkdev_get_block, wbc)}. */
+        @Override
+        public int writepage(Page page, WritebackControl wbc) {
+            return BufferWrite.blockWriteFullPage(page, getBlock, wbc);
+        }
+
+        @Override
+        public boolean hasWriteBegin() {
+            return true;
+        }
+
+        /** {@code .write_begin = blkdev_write_begin}: {@code block_write_begin(..., blkdev_get_block)}. */
+        @Override
+        public int writeBegin(File file, AddressSpace mapping, long pos, int len, int flags, Page[] pagep) {
+            return BufferWrite.blockWriteBegin(mapping, pos, len, flags, pagep, getBlock);
+        }
+
+        /** {@code .write_end = blkdev_write_end}. */
+        @Override
+        public int writeEnd(File file, AddressSpace mapping, long pos, int len, int copied, Page page) {
+            return BufferWrite.blkdevWriteEnd(file, mapping, pos, len, copied, page);
         }
 
         /** The device ({@code I_BDEV(inode)}). */

@@ -42,12 +42,20 @@ public final class Buffer {
         Filemap.unlockPage(page);
     }
 
-    /** fs/buffer.c: {@code end_bio_bh_io_sync()}: {@code bh->b_end_io(bh, !bio->bi_status)}, {@code bio_put()}. */
+    /**
+     * fs/buffer.c: {@code end_bio_bh_io_sync()}: {@code bh->b_end_io(bh, !bio->bi_status)}
+     * ({@code end_buffer_async_write()} for a buffer under writeback, else
+     * {@code end_buffer_async_read()}), {@code bio_put()}.
+     */
     static final BioEndIo END_BIO_BH_IO_SYNC = new BioEndIo() {
         @Override
         public void endIo(Bio bio) {
             BufferHead bh = (BufferHead) bio.biPrivate;
-            endBufferAsyncRead(bh, bio.biStatus == BlkTypes.BLK_STS_OK);
+            if (bh.bAsyncWrite) {
+                BufferWrite.endBufferAsyncWrite(bh, bio.biStatus == BlkTypes.BLK_STS_OK);
+            } else {
+                endBufferAsyncRead(bh, bio.biStatus == BlkTypes.BLK_STS_OK);
+            }
             BlockBio.bioPut(bio);
         }
 

@@ -22,4 +22,11 @@ public final class BufferHead {
     public boolean mapped;
     /** {@code BH_Uptodate}. */
     public boolean uptodate;
+    /** {@code BH_New}: {@code get_block(create)} just allocated the block; its old contents are garbage. */
+    public boolean bNew;
+    /**
+     * {@code BH_Async_Write}: the buffer is being written back by {@code __block_write_full_page()};
+     * its {@code b_end_io} is {@code end_buffer_async_write()} (else {@code end_buffer_async_read()}).
+     */
+    public boolean bAsyncWrite;
 }

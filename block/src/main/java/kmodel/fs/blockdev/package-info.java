@@ -19,10 +19,25 @@
  * Page unlocks go through {@code mm}'s {@code Filemap.unlockPage()}, which wakes the page's
  * waiters; completions run in interrupt context.
  *
+ * <h2>Writes</h2>
+ * <ul>
+ *   <li>(c) {@code ->write_begin}/{@code ->write_end}: {@code block_write_begin()} (the page
+ *       locked; a block the write does not cover entirely is read first, or zeroed if it was just
+ *       allocated), {@code block_write_end()} (uptodate and dirty), and {@code generic_write_end()}
+ *       ({@code i_size}) or {@code blkdev_write_end()}; {@link kmodel.fs.blockdev.BufferWrite}.</li>
+ *   <li>(d) {@code ->writepage}: {@code block_write_full_page()}: PG_writeback set, one bio
+ *       ({@code REQ_OP_WRITE}), the page unlocked; completion ({@code end_buffer_async_write()})
+ *       records an error and calls {@code end_page_writeback()} in interrupt context.</li>
+ *   <li>{@link kmodel.fs.blockdev.BlockFile}: a regular file laid out block for block on a device
+ *       (holes, allocation on write, blocks freed on truncation), the write-path scenarios'
+ *       file.</li>
+ * </ul>
+ *
  * <h2>Limitations</h2>
  * <ul>
- *   <li>Whole-page blocks only; no buffer heads attached to pages; no writes through the page
- *       cache ({@code writepage} and friends are not modelled).</li>
+ *   <li>Whole-page blocks only; no buffer heads attached to pages (a buffer's uptodate and dirty
+ *       state is its page's); {@code __block_write_begin()}'s read is a {@code submit_bio_wait()}
+ *       (no buffer lock).</li>
  *   <li>{@code page_endio()} (mm/filemap.c) is modelled in {@link kmodel.fs.blockdev.Mpage} until
  *       mm-filemap provides it.</li>
  *   <li>One global {@code def_blk_aops} in the kernel, one instance per device here

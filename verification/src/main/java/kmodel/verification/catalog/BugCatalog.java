@@ -89,6 +89,22 @@ public final class BugCatalog {
                 "page-wait-collisions", ViolationKind.MISSED_WAKEUP,
                 "wait-lock0 sleeps in TASK_UNINTERRUPTIBLE waiting on wait-lock0.wait_page for P0 bit 0",
                 "a walk for one bit clears PG_waiters while a waiter for another bit of the page is queued"));
+        b.add(bug(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE,
+                "undoes c2407cf7d22d (\"mm: make wait_on_page_writeback() wait for multiple pending writebacks\"), v5.11-rc5",
+                "fsync-redirty", ViolationKind.DATA_CORRUPTION, "older than the v2 it had to write",
+                "a wake-up left over from an earlier writeback ends the wait for the next one"));
+        b.add(bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE,
+                "mutation of end_page_writeback() (v5.10): PG_writeback cleared without wake_up_page()",
+                "truncate-writeback", ViolationKind.MISSED_WAKEUP, "for P0 bit 15",
+                "a task waiting for writeback to end is never woken"));
+        b.add(bug(FilemapBugs.WRITE_CACHE_PAGES_NO_MAPPING_RECHECK,
+                "mutation of write_cache_pages() (v5.10): no page->mapping recheck after lock_page()",
+                "truncate-writeback-pinned", ViolationKind.BUG_ON, "page->mapping is NULL",
+                "a truncated page redirtied through a pin reaches ->writepage with page->mapping == NULL"));
+        b.add(bug(FilemapBugs.TRUNCATE_PAGECACHE_BEFORE_ISIZE,
+                "mutation of truncate_setsize() (v5.10): truncate_pagecache() before i_size_write()",
+                "truncate-read", ViolationKind.DATA_CORRUPTION, "lies past i_size",
+                "a racing read instantiates a page past the new end that truncation never removes"));
         b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
                 "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
                 "dio-split-clones", ViolationKind.DATA_CORRUPTION, "of sda read as",

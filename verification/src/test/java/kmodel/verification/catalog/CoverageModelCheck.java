@@ -36,7 +36,8 @@ class CoverageModelCheck {
             "page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK},
             "page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
             "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK},
-            "btrfs-pagepool-nomem", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK}));
+            "btrfs-pagepool-nomem", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK},
+            "write-read-writeback", new Object[] {FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP}));
 
     @Test
     void everyScenarioIsFailedBySomeCatalogBug() {

@@ -1,0 +1,262 @@
+package kmodel.verification.scenarios;
+
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageWriteback;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+
+/**
+ * Scenarios of the write path (mm/filemap.c, mm/page-writeback.c, mm/truncate.c, fs/buffer.c,
+ * v5.10) over a file laid out on a block device ({@link WriteWorld}): writers, readers,
+ * writeback and truncation racing on the same pages, with writeback completing in interrupt
+ * context in every order the explorer picks. The end checks are {@link WriteWorld#check} and
+ * each scenario's own: what the cache and the device may hold.
+ */
+public final class WriteScenarios {
+    private WriteScenarios() {
+    }
+
+    /** Registers the write-path scenarios of the default run. */
+    public static void registerAll(ScenarioRegistry r) {
+        r.register(writeReadWriteback());
+        r.register(fsyncRedirty());
+        r.register(truncateRead());
+        r.register(truncateWriteback());
+        r.register(truncateWritebackPinned());
+    }
+
+    /** Registers the larger write-path scenarios (not run by default). */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(fsyncRedirtyWait());
+        r.register(fsyncRedirty2());
+        r.register(writeRedirtyFsync());
+        r.register(writeReadWritebackUncached());
+        r.register(truncateWriteback2());
+    }
+
+    /**
+     * {@code write-read-writeback}: a writer replaces the one (cached) page of a file and fsyncs
+     * it (writeback and the wait for it) while a reader reads the page. The reader gets the old
+     * or the new page; the cache and the device end with the new one.
+     */
+    static Scenario<WriteWorld> writeReadWriteback() {
+        return Scenario.<WriteWorld>named("write-read-writeback",
+                "a write and its fsync race a read of the same cached page of a file on a block device")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, -1))
+                .task("writer", w -> {
+                    w.write(0, 1);
+                    w.fsync(1, "d", "v1");
+                })
+                .task("reader", w -> w.read(0, 1))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v1");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code write-read-writeback-uncached}: the page is not cached: a writer, a reader (whose
+     * read goes to the device) and a flusher (WB_SYNC_NONE) race on it. Large.
+     */
+    static Scenario<WriteWorld> writeReadWritebackUncached() {
+        return Scenario.<WriteWorld>named("write-read-writeback-uncached",
+                "a write, a read and background writeback race on one uncached page of a file on a block device")
+                .setup(() -> new WriteWorld(1, 1, 0))
+                .task("writer", w -> w.write(0, 1))
+                .task("reader", w -> w.read(0, 1))
+                .task("flusher", WriteWorld::flush)
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v1");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code fsync-redirty}: a page (v1) is under writeback, its bio in flight, when the run
+     * starts. A writer redirties it (v2) and fsyncs ({@code filemap_write_and_wait_range()}:
+     * WB_SYNC_ALL waits for the writeback under way, writes the page again and waits for that),
+     * racing the end of the first writeback in interrupt context. The fsync must find v2 on the
+     * device when it returns: a wake-up left over from the first writeback must not end its wait
+     * for the second (c2407cf7d22d).
+     */
+    static Scenario<WriteWorld> fsyncRedirty() {
+        return Scenario.<WriteWorld>named("fsync-redirty",
+                "a writer redirties a page under writeback and fsyncs while the first writeback ends")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, 1).writingBack(0))
+                .task("writer", w -> {
+                    w.write(0, 2);
+                    w.fsync(1, "v1", "v2");
+                })
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v2");
+                    w.expectDisk(0, "v2");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code fsync-redirty-wait}: {@code fsync-redirty} while a second task waits for the file's
+     * writeback ({@code filemap_fdatawait_range()}). Large.
+     */
+    static Scenario<WriteWorld> fsyncRedirtyWait() {
+        return Scenario.<WriteWorld>named("fsync-redirty-wait",
+                "a writer redirties a page under writeback and fsyncs while another task waits for the file's writeback")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, 1).writingBack(0))
+                .task("writer", w -> {
+                    w.write(0, 2);
+                    w.fsync(1, "v1", "v2");
+                })
+                .task("waiter", WriteWorld::fdatawait)
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v2");
+                    w.expectDisk(0, "v2");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code fsync-redirty-2}: as {@code fsync-redirty}, the other task calling
+     * {@code filemap_write_and_wait_range()} (it may write the page itself). Large.
+     */
+    static Scenario<WriteWorld> fsyncRedirty2() {
+        return Scenario.<WriteWorld>named("fsync-redirty-2",
+                "a writer redirties a page under writeback and fsyncs while another task fsyncs the file")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, 1).writingBack(0))
+                .task("writer", w -> {
+                    w.write(0, 2);
+                    w.fsync(1, "v1", "v2");
+                })
+                .task("syncer", w -> w.fsync(1, "v1", "v2"))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v2");
+                    w.expectDisk(0, "v2");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code write-redirty-fsync}: as {@code fsync-redirty}, with the first write and the start
+     * of its writeback ({@code filemap_fdatawrite()}) in the writer's task too (the page starts
+     * clean). Large.
+     */
+    static Scenario<WriteWorld> writeRedirtyFsync() {
+        return Scenario.<WriteWorld>named("write-redirty-fsync",
+                "a writer writes, starts writeback, redirties the page and fsyncs while another task fsyncs the file")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, -1))
+                .task("writer", w -> {
+                    w.write(0, 1);
+                    w.fdatawrite();
+                    w.write(0, 2);
+                    w.fsync(1, "d", "v1", "v2");
+                })
+                .task("syncer", w -> w.fsync(1, "d", "v1", "v2"))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v2");
+                    w.expectDisk(0, "v2");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-read}: a reader reads both cached pages of a two-page file while it is
+     * truncated to one page. The reader gets both pages as they were, or only the first; a page
+     * it instantiates past the new end holds zeros.
+     */
+    static Scenario<WriteWorld> truncateRead() {
+        return Scenario.<WriteWorld>named("truncate-read",
+                "a read of a two-page file races its truncation to one page (pages cached)")
+                .setup(() -> new WriteWorld(2, 2, 0).cached(0, -1).cached(1, -1))
+                .task("reader", w -> w.read(0, 2))
+                .task("truncate", w -> w.truncate(1))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "d");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-writeback}: the one page of a file is dirty; {@code fsync} writes it back
+     * and waits while the file is truncated to nothing (truncation waits for the writeback of a
+     * page it finds under way; fsync's wait holds a reference, so the page outlives it). The page
+     * ends gone from the cache, written or not; fsync promises nothing for a truncated page.
+     */
+    static Scenario<WriteWorld> truncateWriteback() {
+        return Scenario.<WriteWorld>named("truncate-writeback",
+                "fsync of a file's one dirty page races its truncation to nothing")
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, 1))
+                .task("syncer", w -> w.fsync(0))
+                .task("truncate", w -> w.truncate(0))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "-");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-writeback-2}: as {@code truncate-writeback} with two dirty pages and
+     * truncation to one: the first page must end on the device. Large.
+     */
+    static Scenario<WriteWorld> truncateWriteback2() {
+        return Scenario.<WriteWorld>named("truncate-writeback-2",
+                "fsync of a file with two dirty pages races its truncation to one page")
+                .setup(() -> new WriteWorld(2, 2, 0).cached(0, 1).cached(1, 1))
+                .task("syncer", w -> w.fsync(1, "v1"))
+                .task("truncate", w -> w.truncate(1))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v1");
+                    w.expectCache(1, "-");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-writeback-pinned}: the one page of a file is dirty and pinned (a reference
+     * taken at set-up, as {@code get_user_pages()} takes it for a direct read into a buffer that
+     * maps the page). Writeback is started ({@code filemap_fdatawrite()}) while the file is
+     * truncated to nothing, after which the direct read completes: the page is redirtied with
+     * {@code set_page_dirty_lock()} and unpinned, as {@code bio_check_pages_dirty()} does. A page
+     * redirtied after its truncation is dirty with no mapping: writeback, which may have found it
+     * before the truncation, must see {@code page->mapping != mapping} after its lock and skip it.
+     */
+    static Scenario<WriteWorld> truncateWritebackPinned() {
+        return Scenario.<WriteWorld>named("truncate-writeback-pinned",
+                "writeback of a dirty pinned page races truncation and the pin's set_page_dirty_lock()")
+                .setup(() -> {
+                    WriteWorld w = new WriteWorld(1, 1, 0).cached(0, 1);
+                    w.pinned = PageCache.findGetPage(w.mapping(), 0);
+                    return w;
+                })
+                .task("syncer", WriteWorld::fdatawrite)
+                .task("truncate", w -> {
+                    w.truncate(0);
+                    /* the direct read into the pinned page completes */
+                    PageWriteback.setPageDirtyLock(w.pinned);
+                    Page.putPage(w.pinned);
+                })
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "-");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+}

@@ -138,6 +138,15 @@ public final class BtrfsVolume {
         }
     }
 
+    /**
+     * Records that {@code len} bytes of {@code buf} from {@code off} were written at file byte
+     * {@code pos} of {@code inode} (a direct write that returned): the file's bytes the checks
+     * compare against change (model bookkeeping, no scheduling point).
+     */
+    public static void wrote(BtrfsInode inode, long pos, byte[] buf, int off, int len) {
+        System.arraycopy(buf, off, inode.expected, (int) pos, len);
+    }
+
     /** Every uptodate page cached for {@code inode} holds the file's bytes (zeros past EOF). */
     public static void expectCacheMatchesFile(BtrfsInode inode) {
         for (Page p : inode.vfsInode.iMapping.peekPages()) {
@@ -169,6 +178,7 @@ public final class BtrfsVolume {
         private final List<FileExtentItem> items = new ArrayList<>();
         private long size = -1;
         private boolean nodatasum = fsInfo.nodatasum;
+        private boolean nodatacow;
 
         FileBuilder(String name) {
             this.name = name;
@@ -236,6 +246,13 @@ public final class BtrfsVolume {
             return this;
         }
 
+        /** {@code chattr +C}: {@code BTRFS_INODE_NODATACOW | BTRFS_INODE_NODATASUM} (direct writes overwrite in place). */
+        public FileBuilder nodatacow() {
+            this.nodatacow = true;
+            this.nodatasum = true;
+            return this;
+        }
+
         /** Creates the inode, its contents and the checksums of its new extents. */
         public BtrfsInode create() {
             long end = 0;
@@ -243,7 +260,8 @@ public final class BtrfsVolume {
                 end = Math.max(end, it.extentEnd());
             }
             long isize = size >= 0 ? size : end;
-            BtrfsInode inode = new BtrfsInode(fsInfo, name, isize, nodatasum ? BtrfsInode.BTRFS_INODE_NODATASUM : 0,
+            BtrfsInode inode = new BtrfsInode(fsInfo, name, isize, (nodatasum ? BtrfsInode.BTRFS_INODE_NODATASUM : 0)
+                    | (nodatacow ? BtrfsInode.BTRFS_INODE_NODATACOW : 0),
                     new BtrfsAops(form));
             byte[] contents = new byte[(int) isize];
             for (FileExtentItem it : items) {

@@ -11,6 +11,7 @@ public final class Errno {
     public static final int EFAULT = 14;
     /** Block device required; btrfs' direct I/O returns it for what it cannot do directly. */
     public static final int ENOTBLK = 15;
+    public static final int EBUSY = 16;
     public static final int EEXIST = 17;
     public static final int EINVAL = 22;
     public static final int ENOSPC = 28;
@@ -36,6 +37,7 @@ public final class Errno {
             case ENOMEM: return "-ENOMEM";
             case EFAULT: return "-EFAULT";
             case ENOTBLK: return "-ENOTBLK";
+            case EBUSY: return "-EBUSY";
             case EEXIST: return "-EEXIST";
             case EINVAL: return "-EINVAL";
             case ENOSPC: return "-ENOSPC";

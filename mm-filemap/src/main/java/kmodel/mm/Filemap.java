@@ -326,26 +326,27 @@ public final class Filemap {
     // ------------------------------------------------------------------ writeback
 
     /**
-     * mm/page-writeback.c: {@code set_page_writeback()} via {@code test_set_page_writeback()},
-     * reduced to {@code TestSetPageWriteback()} (no mapping tags or accounting); returns the old
-     * bit, as the kernel's {@code __test_set_page_writeback()} does.
+     * include/linux/page-flags.h: {@code set_page_writeback()} ->
+     * {@code test_set_page_writeback()} ({@link PageWriteback#__testSetPageWriteback}: the
+     * mapping's marks when it keeps them, no accounting); returns the old bit, as the kernel's
+     * {@code __test_set_page_writeback()} does.
      */
     public static boolean setPageWriteback(Page page) {
-        return PageFlags.TestSetPageWriteback(page);
+        return PageWriteback.__testSetPageWriteback(page, false);
     }
 
     /**
-     * mm/page-writeback.c: {@code test_clear_page_writeback()}, reduced to
-     * {@code TestClearPageWriteback()} (no mapping tags, no accounting).
+     * mm/page-writeback.c: {@code test_clear_page_writeback()} ({@link PageWriteback#testClearPageWriteback}:
+     * the WRITEBACK mark when the mapping keeps marks, no accounting).
      */
     public static boolean testClearPageWriteback(Page page) {
-        return PageFlags.TestClearPageWriteback(page);
+        return PageWriteback.testClearPageWriteback(page);
     }
 
     /**
      * mm/filemap.c: {@code end_page_writeback()} (v5.10): {@code BUG()} unless the page was under
-     * writeback, then {@code wake_up_page(page, PG_writeback)}. The {@code PageReclaim()} rotation
-     * is left out: the model does no reclaim, and PG_reclaim is PG_readahead's bit.
+     * writeback, then {@code wake_up_page(page, PG_writeback)}. The {@code PageReclaim()}
+     * rotation is left out: the model does no reclaim, and PG_reclaim is PG_readahead's bit.
      */
     public static void endPageWriteback(Page page) {
         boolean noRef = Kernel.bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF);

@@ -17,6 +17,31 @@ public final class IovIter {
         this.count = length;
     }
 
+    /** A source iterator over {@code data} (a write's user buffer), all of it still to be consumed. */
+    public IovIter(byte[] data) {
+        this.buf = data;
+        this.count = data.length;
+    }
+
+    /**
+     * lib/iov_iter.c: {@code iov_iter_copy_from_user_atomic(page, i, offset, bytes)} (v5.10):
+     * copies up to {@code bytes} from the iterator into {@code page} at {@code offset} without
+     * advancing it; returns the bytes copied (the model's user memory never faults). The caller
+     * holds the page locked and referenced.
+     */
+    public int copyFromUserAtomic(Page page, int offset, int bytes) {
+        page.touch();
+        int n = (int) Math.min(bytes, count);
+        System.arraycopy(buf, iovOffset, page.data, offset, n);
+        return n;
+    }
+
+    /** lib/iov_iter.c: {@code iov_iter_advance()}: consume {@code bytes}. */
+    public void advance(int bytes) {
+        iovOffset += bytes;
+        count -= bytes;
+    }
+
     /** include/linux/uio.h: {@code iov_iter_count()}. */
     public long iovIterCount() {
         return count;

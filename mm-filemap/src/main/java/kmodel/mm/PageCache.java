@@ -141,6 +141,69 @@ public final class PageCache {
         return i;
     }
 
+    /** include/linux/pagevec.h: {@code PAGEVEC_SIZE}. */
+    public static final int PAGEVEC_SIZE = 15;
+
+    /**
+     * mm/filemap.c: {@code find_get_pages_range_tag()} (v5.10), as
+     * {@code pagevec_lookup_range_tag()} calls it: up to {@code nrPages} pages in
+     * {@code [index[0], end]} carrying mark {@code tag}, each with a new reference the caller puts
+     * ({@code pagevec_release()}), added to {@code out}. Advances {@code index[0]} past the last page
+     * found, or past {@code end} when fewer than {@code nrPages} were found ("we come here when
+     * there is no page beyond end"). Under the lock (see {@link AddressSpace}).
+     */
+    public static int findGetPagesRangeTag(AddressSpace mapping, long[] index, long end, int tag, int nrPages,
+            java.util.List<Page> out) {
+        int ret = 0;
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        java.util.TreeSet<Long> marked = mapping.tagSet(tag);
+        Long at = marked.ceiling(index[0]);
+        while (at != null && at <= end && ret < nrPages) {
+            Page page = mapping.iPages.get(at);
+            Page.getPage(page);
+            out.add(page);
+            ret++;
+            at = marked.higher(at);
+        }
+        if (ret == nrPages) {
+            index[0] = out.get(out.size() - 1).index + 1;
+        } else {
+            index[0] = end == Long.MAX_VALUE ? Long.MAX_VALUE : end + 1;
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return ret;
+    }
+
+    /**
+     * mm/filemap.c: {@code find_get_entries()} (v5.10), as {@code pagevec_lookup_entries()} calls
+     * it: up to {@code nrEntries} cached pages from index {@code start} on, each with a new
+     * reference, into {@code out}, and their indexes into {@code indices} (the model has no
+     * shadow or swap entries). Under the lock (see {@link AddressSpace}).
+     */
+    public static int findGetEntries(AddressSpace mapping, long start, int nrEntries, java.util.List<Page> out,
+            long[] indices) {
+        int ret = 0;
+        Spinlock.spinLockIrq(mapping.iPagesLock);
+        for (Map.Entry<Long, Page> e : mapping.iPages.tailMap(start, true).entrySet()) {
+            if (ret == nrEntries) {
+                break;
+            }
+            Page.getPage(e.getValue());
+            out.add(e.getValue());
+            indices[ret++] = e.getKey();
+        }
+        Spinlock.spinUnlockIrq(mapping.iPagesLock);
+        return ret;
+    }
+
+    /** mm/swap.c: {@code pagevec_release()} ({@code release_pages()}): put every page of the vector and empty it. */
+    public static void pagevecRelease(java.util.List<Page> pvec) {
+        for (int i = 0; i < pvec.size(); i++) {
+            Page.putPage(pvec.get(i));
+        }
+        pvec.clear();
+    }
+
     /**
      * mm/filemap.c: {@code pagecache_get_page()} (v5.10), for the flags the model uses:
      * {@code FGP_LOCK} (lock, or only trylock with {@code FGP_NOWAIT}; re-check the page is
@@ -210,10 +273,35 @@ public final class PageCache {
         PageFlags.VM_BUG_ON_PAGE(cur != page, page, "page not in its mapping");
         mapping.iPages.remove(page.index);
         mapping.nrpages--;
+        clearTags(mapping, page.index);
         page.mapping = null;
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         Kernel.event("delete_from_page_cache(%s)", page);
         Page.putPage(page);
+    }
+
+    /** The xarray entry's marks go with it: the caller holds {@code i_pages}' lock. */
+    private static void clearTags(AddressSpace mapping, long index) {
+        mapping.tagDirty.remove(index);
+        mapping.tagWriteback.remove(index);
+        mapping.tagTowrite.remove(index);
+    }
+
+    /**
+     * mm/filemap.c: {@code __delete_from_page_cache(page, shadow)} (v5.10): remove a locked page
+     * from its mapping, with its marks; the caller holds the mapping's {@code i_pages} lock and
+     * drops the cache's reference afterwards ({@code page_cache_free_page()}).
+     */
+    public static void __deleteFromPageCache(Page page) {
+        AddressSpace mapping = page.mapping;
+        Spinlock.lockdepAssertHeld(mapping.iPagesLock);
+        Page cur = mapping.iPages.get(page.index);
+        PageFlags.VM_BUG_ON_PAGE(cur != page, page, "page not in its mapping");
+        mapping.iPages.remove(page.index);
+        mapping.nrpages--;
+        clearTags(mapping, page.index);
+        page.mapping = null;
+        Kernel.event("__delete_from_page_cache(%s)", page);
     }
 
     /**

@@ -139,6 +139,28 @@ public final class PageFlags {
         clear(PG_error, page);
     }
 
+    /** include/linux/page-flags.h: {@code PageDirty()}. */
+    public static boolean PageDirty(Page page) {
+        return test(PG_dirty, page);
+    }
+
+    /** include/linux/page-flags.h: {@code TestSetPageDirty()}: returns the old bit. */
+    public static boolean TestSetPageDirty(Page page) {
+        page.touch();
+        return Bitops.testAndSetBit(PG_dirty, page.flags);
+    }
+
+    /** include/linux/page-flags.h: {@code TestClearPageDirty()}: returns the old bit. */
+    public static boolean TestClearPageDirty(Page page) {
+        page.touch();
+        return Bitops.testAndClearBit(PG_dirty, page.flags);
+    }
+
+    /** include/linux/page-flags.h: {@code ClearPageDirty()}. */
+    public static void ClearPageDirty(Page page) {
+        clear(PG_dirty, page);
+    }
+
     /** include/linux/page-flags.h: {@code PageWriteback()}. */
     public static boolean PageWriteback(Page page) {
         return test(PG_writeback, page);

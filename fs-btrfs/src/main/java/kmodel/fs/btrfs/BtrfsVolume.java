@@ -157,6 +157,29 @@ public final class BtrfsVolume {
     }
 
     /**
+     * Every plain regular extent of {@code inode} holds the file's bytes on every mirror (after
+     * direct writes; no scheduling point), else {@code data-corruption}.
+     */
+    public void expectDisksMatchFile(BtrfsInode inode) {
+        int copies = Volumes.btrfsNumCopies(fsInfo, fsInfo.chunk.start, 1);
+        for (FileExtentItem it : inode.items.values()) {
+            if (it.type != FileExtentItem.BTRFS_FILE_EXTENT_REG || it.diskBytenr == 0 || it.compression != 0) {
+                continue;
+            }
+            for (int m = 1; m <= copies; m++) {
+                byte[] disk = readLogical(it.diskBytenr + it.offset, (int) it.numBytes, m);
+                for (int i = 0; i < disk.length; i++) {
+                    long pos = it.fileOffset + i;
+                    if (pos < inode.expected.length && disk[i] != inode.expected[(int) pos]) {
+                        Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + pos + " of " + inode + " is " + disk[i]
+                                + " on mirror " + m + ", the file holds " + inode.expected[(int) pos]);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * End-of-run checks: per file the page cache's invariants and references, no page left locked,
      * the extent map tree's references; per disk every request tag free.
      */

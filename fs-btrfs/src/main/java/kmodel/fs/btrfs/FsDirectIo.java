@@ -190,9 +190,9 @@ final class FsDirectIo {
             if (!write) {
                 n = Math.min(n, size - offset);
             }
+            /* dio_refill_pages(): iov_iter_get_pages() + iov_iter_advance(); ki_pos is the caller's */
             iter.iovOffset += (int) n;
             iter.count -= n;
-            iocb.kiPos += n;
             return n;
         }
         return ret;

@@ -89,10 +89,6 @@ public final class BugCatalog {
                 "page-wait-collisions", ViolationKind.MISSED_WAKEUP,
                 "wait-lock0 sleeps in TASK_UNINTERRUPTIBLE waiting on wait-lock0.wait_page for P0 bit 0",
                 "a walk for one bit clears PG_waiters while a waiter for another bit of the page is queued"));
-        b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
-                "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
-                "dio-split-clones", ViolationKind.DATA_CORRUPTION, "of sda read as",
-                "a clone trimmed to a window that starts mid-bvec loses its offset into that bvec"));
         b.add(bug(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY,
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
@@ -111,6 +107,14 @@ public final class BugCatalog {
                 "undoes 38c1c2e44bac (\"Btrfs: fix crash on endio of reading corrupted block\"), v3.17",
                 "btrfs-raid1-bad-mirror", ViolationKind.BUG_ON, "read repair gave up on",
                 "end_bio_extent_readpage goes on after a repair without offset += len: later blocks meet the wrong csums"));
+        b.add(bug(BtrfsBugs.CLONE_FIRST_BVEC,
+                "undoes seed 001's bi_vcnt fix-up in dio_read_error() (v4.12 text: failed_bio->bi_vcnt, bi_io_vec[0])",
+                "btrfs-dio-raid1-repair", ViolationKind.BUG_ON, "bio_first_bvec_all() on cloned",
+                "the repair decision reads bi_io_vec[0] of a failed piece, a fast clone sharing the whole dio's table"));
+        b.add(bug(BtrfsBugs.DIO_REPAIR_EARLY_RETURN,
+                "undoes seed 001 patch 5 (\"Btrfs: record error if one block has failed to retry\", v4.13)",
+                "btrfs-dio-raid1-eio", ViolationKind.WRONG_RESULT, "has a good copy but did not reach",
+                "the direct-read repair loop returns at the first unrepairable block; later blocks are never retried"));
         return b.build();
     }
 

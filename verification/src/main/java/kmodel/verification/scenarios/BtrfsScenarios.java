@@ -37,6 +37,7 @@ public final class BtrfsScenarios {
         r.register(readers("btrfs-2-readers-1page", 2, 1));
         r.register(raid1BadMirror());
         r.register(raid1BothBad());
+        BtrfsDioScenarios.registerAll(r);
     }
 
     /** Registers the btrfs scenarios too large for the default check. */
@@ -44,6 +45,7 @@ public final class BtrfsScenarios {
         r.register(readers("btrfs-2-readers", 2, 2));
         r.register(readers("btrfs-3-readers", 3, 3));
         r.register(readers("btrfs-4-readers", 4, 4));
+        BtrfsDioScenarios.registerLarge(r);
     }
 
     /** A volume, one file, and the readers' results. */

@@ -37,6 +37,17 @@ class CoverageModelCheck {
             "page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
             "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK}));
 
+    /**
+     * Scenarios no catalog bug reaches, each with where its check is shown to fail instead.
+     * {@code dio-split-clones} (block layer alone: trimmed fast clones of one bio) lost its bug when
+     * issue 8 replaced the {@code bio_trim()} stand-in {@code bio-trim-loses-bvec-done} with btrfs'
+     * own {@code btrfs-clone-first-bvec}; its byte check is the one BioProperties shows failing
+     * with that faulty trim ({@code theWindowCheckCatchesALossyTrim}). A decision for the lead:
+     * keep it so, or retire the scenario in favour of the btrfs direct-I/O ones.
+     */
+    private static final Map<String, String> NO_CATALOG_BUG = Map.of(
+            "dio-split-clones", "kmodel.block.BioProperties#theWindowCheckCatchesALossyTrim");
+
     @Test
     void everyScenarioIsFailedBySomeCatalogBug() {
         for (Scenario<?> s : ScenarioRegistry.standard().all()) {
@@ -44,7 +55,8 @@ class CoverageModelCheck {
             for (CatalogBug b : BugCatalog.all()) {
                 named |= b.scenario().equals(s.name());
             }
-            assertTrue(named || EXTRA.containsKey(s.name()), s.name() + " has no catalog bug that fails it");
+            assertTrue(named || EXTRA.containsKey(s.name()) || NO_CATALOG_BUG.containsKey(s.name()),
+                    s.name() + " has no catalog bug that fails it");
         }
     }
 

@@ -55,11 +55,26 @@ public final class BtrfsBugs {
      */
     public static final String DIO_REPAIR_EARLY_RETURN = "btrfs-dio-repair-early-return";
 
+    /**
+     * A mutation of the ordering {@code btrfs_submit_direct_hook()} comments on ("inc the count
+     * before we submit the bio so we know the end IO handler won't happen before we inc the count.
+     * Otherwise, the dip might get freed before we're done setting it up"): each split piece but
+     * the last is counted in {@code dip->pending_bios} only after it was submitted. If it completes
+     * first, the count reaches zero while pieces are still to come: {@code orig_bio} and the dio
+     * complete early, and fs/direct-io.c frees the dio bio and unpins the user pages while a later
+     * piece still reads them (with fast clones, the dio bio's bvec table). Manifests as
+     * {@code use-after-free} (a freed bio or page touched); with {@code BTRFS_DIO_CLONE=0} on the
+     * read scenario, as {@code data-corruption} (the call returned before the second piece's data
+     * arrived).
+     */
+    public static final String DIO_PENDING_AFTER_SUBMIT = "btrfs-dio-pending-after-submit";
+
     private BtrfsBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET, CLONE_FIRST_BVEC, DIO_REPAIR_EARLY_RETURN};
+        return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET, CLONE_FIRST_BVEC, DIO_REPAIR_EARLY_RETURN,
+            DIO_PENDING_AFTER_SUBMIT};
     }
 }

@@ -261,8 +261,14 @@ public final class DirectIo {
                     break;
                 }
                 /* inc the count before we submit the bio so the end IO handler cannot free the dip */
-                dip.pendingBios.inc();
+                boolean late = Kernel.bug(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT);
+                if (!late) {
+                    dip.pendingBios.inc();
+                }
                 int status = __btrfsSubmitDioBio(bio, inode, fileOffset, skipSum, true);
+                if (late) {
+                    dip.pendingBios.inc();
+                }
                 if (status != BlkTypes.BLK_STS_OK) {
                     BlockBio.bioPut(bio);
                     dip.pendingBios.dec();
@@ -324,8 +330,14 @@ public final class DirectIo {
                     if (mapLength[0] < submitLen + blocksize
                             || BlockBio.bioAddPage(bio, bvec.bvPage, blocksize, bvec.bvOffset + i * blocksize) < blocksize) {
                         /* inc the count before we submit the bio */
-                        dip.pendingBios.inc();
+                        boolean late = Kernel.bug(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT);
+                        if (!late) {
+                            dip.pendingBios.inc();
+                        }
                         int status = __btrfsSubmitDioBio(bio, inode, fileOffset, skipSum, true);
+                        if (late) {
+                            dip.pendingBios.inc();
+                        }
                         if (status != BlkTypes.BLK_STS_OK) {
                             BlockBio.bioPut(bio);
                             dip.pendingBios.dec();

@@ -115,6 +115,10 @@ public final class BugCatalog {
                 "undoes seed 001 patch 5 (\"Btrfs: record error if one block has failed to retry\", v4.13)",
                 "btrfs-dio-raid1-eio", ViolationKind.WRONG_RESULT, "has a good copy but did not reach",
                 "the direct-read repair loop returns at the first unrepairable block; later blocks are never retried"));
+        b.add(bug(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT,
+                "mutation of the order btrfs_submit_direct_hook() comments on (\"inc the count before we submit the bio\")",
+                "btrfs-dio-raid0-read", ViolationKind.USE_AFTER_FREE, "touched after it was freed",
+                "a split piece is counted in dip->pending_bios after it is submitted; its completion can end orig_bio early"));
         return b.build();
     }
 

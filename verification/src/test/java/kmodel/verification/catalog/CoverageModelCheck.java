@@ -35,7 +35,9 @@ class CoverageModelCheck {
             "page-lock-stealer", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
             "page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK},
             "page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP},
-            "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK}));
+            "btrfs-raid1-both-bad", new Object[] {kmodel.fs.btrfs.BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK},
+            "btrfs-dio-raid0-write", new Object[] {kmodel.fs.btrfs.BtrfsBugs.DIO_PENDING_AFTER_SUBMIT,
+                ViolationKind.USE_AFTER_FREE}));
 
     /**
      * Scenarios no catalog bug reaches, each with where its check is shown to fail instead.

@@ -289,6 +289,39 @@ class DirectIoTest {
         }
     }
 
+    /**
+     * Seed 001's workload, one request of it ({@code xfs_io -d -c "pwrite -b 128K"} on two devices,
+     * {@code nodatasum}): a 128 KiB direct write at a stripe boundary is cut into two 64 KiB pieces.
+     * v4.12 copies the bvec table twice (into {@code orig_bio}, then into the pieces) and again for
+     * each RAID1 mirror clone; v4.13 shares it (fast clones only).
+     */
+    @Test
+    void theSeedsRequestCopiesBvecTablesOnlyInTheVanillaForm() {
+        long[][] want = {
+            /* {form, profile: 0 RAID0 / 1 RAID1, fast clones, bioset clones, bvec bytes copied, stripe bios} */
+            {0, 0, 0, 1, 2 * 32 * 16, 2},
+            {1, 0, 3, 0, 0, 2},
+            {0, 1, 0, 3, 2 * 32 * 16 + 32 * 16, 4},
+            {1, 1, 5, 0, 0, 4},
+        };
+        for (long[] row : want) {
+            final BtrfsStats[] stats = new BtrfsStats[1];
+            BtrfsVolume.Profile profile = row[1] == 0 ? BtrfsVolume.Profile.RAID0 : BtrfsVolume.Profile.RAID1;
+            runClean(form((int) row[0]), w -> file(w, profile, 48, true), w -> {
+                IovIter iter = new IovIter(32 * P);
+                assertEquals(32 * P, DirectIo.btrfsDirectIO(new Kiocb(w.file, 0, Kiocb.IOCB_DIRECT), iter, true));
+                stats[0] = w.vol.fsInfo.stats;
+            });
+            String what = "form " + row[0] + " " + profile + ": " + stats[0];
+            assertEquals(2, stats[0].dioPieces, what);
+            assertEquals(row[2], stats[0].fastClones, what);
+            assertEquals(row[3], stats[0].biosetClones, what);
+            assertEquals(row[4], stats[0].bvecBytesCopied, what);
+            assertEquals(row[5], stats[0].stripeBios, what);
+            assertEquals(java.util.Map.of(16, 2L), stats[0].dioPagesPerBio(), what);
+        }
+    }
+
     @Test
     void aDirectWriteToACowFileReturnsEnotblk() {
         runClean(Kconfig.defaults(), w -> file(w, BtrfsVolume.Profile.SINGLE, 4, false), w -> {

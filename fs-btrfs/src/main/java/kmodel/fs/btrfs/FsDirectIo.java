@@ -99,7 +99,10 @@ final class FsDirectIo {
         }
     }
 
-    /** The user buffer's pages (see the class notes, (a)). */
+    /**
+     * lib/iov_iter.c: {@code iov_iter_get_pages()} (v4.13) as {@code dio_refill_pages()} calls it,
+     * over the model's user buffer (the class notes, (a)): the buffer's pages, each pinned.
+     */
     static Page[] iovIterGetPages(BtrfsInode inode, IovIter iter, boolean write) {
         int nr = (int) (iter.count >> Page.PAGE_SHIFT);
         Page[] pages = new Page[nr];

@@ -364,9 +364,6 @@ public final class BlockBio {
             return;
         }
         bioAdvance(bio, offset << SECTOR_SHIFT);
-        if (Kernel.bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE)) {
-            bio.biIter.biBvecDone = 0;
-        }
         bio.biIter.biSize = size;
     }
 

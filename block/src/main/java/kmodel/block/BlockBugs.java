@@ -6,15 +6,6 @@ package kmodel.block;
  */
 public final class BlockBugs {
     /**
-     * A mutation of {@code bio_trim()} (block/bio.c): after advancing to the window, the offset
-     * into the first bvec ({@code bi_iter.bi_bvec_done}) is lost. Seed 001's partial clones
-     * ({@code btrfs_bio_clone_partial()}: a fast clone trimmed to a window) start in the middle of
-     * a parent bvec exactly when a DIO is split at a boundary that is not page aligned; the clone
-     * then transfers the wrong bytes. Manifests as {@code data-corruption}.
-     */
-    public static final String BIO_TRIM_LOSES_BVEC_DONE = "bio-trim-loses-bvec-done";
-
-    /**
      * A mutation of {@code bio_split()} (block/bio.c): the remainder is moved past the split by
      * hand, {@code bi_sector} and {@code bi_size} only, instead of with {@code bio_advance()}; its
      * position in the shared bvec table ({@code bi_idx}, {@code bi_bvec_done}) stays where the
@@ -29,6 +20,6 @@ public final class BlockBugs {
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {BIO_TRIM_LOSES_BVEC_DONE, BIO_SPLIT_ADVANCES_SECTOR_ONLY};
+        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY};
     }
 }

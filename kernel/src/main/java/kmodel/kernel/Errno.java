@@ -9,6 +9,8 @@ public final class Errno {
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EFAULT = 14;
+    /** Block device required; btrfs' direct I/O returns it for what it cannot do directly. */
+    public static final int ENOTBLK = 15;
     public static final int EBUSY = 16;
     public static final int EEXIST = 17;
     public static final int EINVAL = 22;
@@ -34,6 +36,7 @@ public final class Errno {
             case EAGAIN: return "-EAGAIN";
             case ENOMEM: return "-ENOMEM";
             case EFAULT: return "-EFAULT";
+            case ENOTBLK: return "-ENOTBLK";
             case EBUSY: return "-EBUSY";
             case EEXIST: return "-EEXIST";
             case EINVAL: return "-EINVAL";

@@ -30,6 +30,12 @@ public enum ViolationKind {
     /** Bytes returned to a reader differ from the file's bytes. */
     DATA_CORRUPTION("data-corruption"),
     /**
+     * A system call returned what the kernel's contract rules out, other than bad bytes in a
+     * successful read: e.g. a direct read that failed with {@code -EIO} but left unrepaired a
+     * sector that had a good copy on another mirror.
+     */
+    WRONG_RESULT("wrong-result"),
+    /**
      * Any other BUG_ON / VM_BUG_ON_PAGE / WARN_ON the model raises on purpose ({@code Kernel.fail},
      * a {@code Violation} thrown by model code or by the runtime's own spinlock and schedule checks).
      */

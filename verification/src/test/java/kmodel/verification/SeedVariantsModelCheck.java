@@ -48,6 +48,15 @@ class SeedVariantsModelCheck {
     }
 
     @Test
+    void withoutSeed001TheDirectIoScenariosPassWithBiosetClonesAndPageByPageSplits() {
+        for (String s : List.of("btrfs-dio-raid0-write", "btrfs-dio-raid0-read", "btrfs-dio-raid1-repair",
+                "btrfs-dio-raid1-eio")) {
+            CheckResult r = check(s, "BTRFS_DIO_CLONE=0");
+            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
+        }
+    }
+
+    @Test
     void theKilledLockerFindingIsAMissedWakeupOnV510Defaults() {
         CheckResult r = check("finding-killed-locker-strands-waiter");
         assertEquals(ViolationKind.MISSED_WAKEUP, r.kind(), r.summaryLine());

@@ -50,12 +50,50 @@ public final class BtrfsBugs {
      */
     public static final String PREV_EM_ORIG_START = "btrfs-prev-em-orig-start";
 
+     * Undoes seed 001's fix-up of {@code bi_vcnt} users in {@code dio_read_error()} (fs/btrfs/inode.c;
+     * v4.12 text, changed in the series by "Btrfs: change how we iterate bios in endio",
+     * 17347cec15f9 [the patch of this hunk unverified]): the decision whether the repair read of a
+     * failed direct-read sector gets {@code REQ_FAILFAST_DEV} reads {@code failed_bio->bi_vcnt} and
+     * {@code failed_bio->bi_io_vec[0]} instead of {@code bio_segments()} and
+     * {@code bio_get_first_bvec()}. Harmless on v4.12's bios, which own their tables; on a v4.13
+     * fast clone {@code bi_vcnt} is 0 and {@code bi_io_vec[0]} is the first bvec of the whole
+     * direct I/O, not of the piece. The model reads {@code bi_io_vec[0]} with
+     * {@code bio_first_bvec_all()}, whose {@code WARN_ON_ONCE(bio_flagged(bio, BIO_CLONED))}
+     * (v5.10) makes the misuse a failed check: manifests as {@code bug-on}, with
+     * {@code BTRFS_DIO_CLONE=1} only.
+     */
+    public static final String CLONE_FIRST_BVEC = "btrfs-clone-first-bvec";
+
+    /**
+     * Undoes "Btrfs: record error if one block has failed to retry" (seed 001, patch 5, v4.13): the
+     * direct-read repair loop ({@code __btrfs_correct_data_nocsum()}, and here
+     * {@code __btrfs_subio_endio_read()} alike) returns at the first sector it cannot repair
+     * instead of recording the error and going on, so later sectors of the piece are never
+     * retried. Manifests as {@code wrong-result}: a sector with a good copy on the other mirror
+     * reaches the reader as read from the failed one.
+     */
+    public static final String DIO_REPAIR_EARLY_RETURN = "btrfs-dio-repair-early-return";
+
+    /**
+     * A mutation of the ordering {@code btrfs_submit_direct_hook()} comments on ("inc the count
+     * before we submit the bio so we know the end IO handler won't happen before we inc the count.
+     * Otherwise, the dip might get freed before we're done setting it up"): each split piece but
+     * the last is counted in {@code dip->pending_bios} only after it was submitted. If it completes
+     * first, the count reaches zero while pieces are still to come: {@code orig_bio} and the dio
+     * complete early, and fs/direct-io.c frees the dio bio and unpins the user pages while a later
+     * piece still reads them (with fast clones, the dio bio's bvec table). Manifests as
+     * {@code use-after-free} (a freed bio or page touched); with {@code BTRFS_DIO_CLONE=0} on the
+     * read scenario, as {@code data-corruption} (the call returned before the second piece's data
+     * arrived).
+     */
+    public static final String DIO_PENDING_AFTER_SUBMIT = "btrfs-dio-pending-after-submit";
+
     private BtrfsBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {PAGEPOOL_DOUBLE_RELEASE, PAGEPOOL_LEAK, ENDIO_SKIP_OFFSET, READPAGE_ERROR_KEEPS_LOCK,
-            PREV_EM_ORIG_START};
+            PREV_EM_ORIG_START, CLONE_FIRST_BVEC, DIO_REPAIR_EARLY_RETURN, DIO_PENDING_AFTER_SUBMIT};
     }
 }

@@ -21,6 +21,8 @@ import kmodel.mm.Page;
 public final class BtrfsInode {
     /** btrfs_inode.h: {@code BTRFS_INODE_NODATASUM}. */
     public static final int BTRFS_INODE_NODATASUM = 1 << 0;
+    /** btrfs_inode.h: {@code BTRFS_INODE_NODATACOW} ({@code chattr +C}; implies {@code NODATASUM}). */
+    public static final int BTRFS_INODE_NODATACOW = 1 << 1;
 
     /** The VFS inode ({@code vfs_inode}). */
     public final Inode vfsInode;

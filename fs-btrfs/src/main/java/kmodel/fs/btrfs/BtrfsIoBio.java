@@ -13,6 +13,12 @@ public final class BtrfsIoBio extends Bio {
     public int mirrorNum;
     /** {@code csum}: one crc32c per sector of the bio, or null ({@code nodatasum}, compressed). */
     public int[] csum;
+    /**
+     * Where {@link #csum} starts in that array: a split direct-read piece points into its
+     * original bio's checksums ({@code orig_csum + (file_offset - logical_offset) >> blocksize_bits},
+     * v4.13 {@code btrfs_lookup_and_bind_dio_csum()}); 0 otherwise.
+     */
+    public int csumOffset;
     /** {@code iter}: {@code bi_iter} saved at submit time (seed 001, 17347cec15f9). */
     public final BvecIter iter = new BvecIter();
     /** {@code logical}: the file offset of a direct I/O piece (unused by buffered reads). */

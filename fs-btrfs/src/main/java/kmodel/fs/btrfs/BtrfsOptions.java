@@ -43,8 +43,31 @@ public final class BtrfsOptions {
     public static final KconfigOption BTRFS_BIO_ALLOC_FAIL = KconfigOption.integer("BTRFS_BIO_ALLOC_FAIL", 0, 0, 1000,
             "fail the Nth btrfs_bio_alloc() of a mount with -ENOMEM (0: never; pre-v4.13 error path)");
 
+    /**
+     * {@link #BTRFS_DIO_CLONE}: v4.12, before seed 001: {@code btrfs_bio_clone()} is
+     * {@code bio_clone_bioset()} (a bio with its own copy of the bvec table), and
+     * {@code btrfs_submit_direct_hook()} builds each split piece page by page with
+     * {@code bio_add_page()}.
+     */
+    public static final int DIO_CLONE_BIOSET = 0;
+    /**
+     * {@link #BTRFS_DIO_CLONE}: v4.13, seed 001 merged: {@code btrfs_bio_clone()} is
+     * {@code bio_clone_fast()} (the table is shared), each split piece is
+     * {@code btrfs_bio_clone_partial()} ({@code bio_clone_fast()} + {@code bio_trim()}), and the
+     * end_io walks each piece with the {@code bvec_iter} saved in its {@code btrfs_io_bio}.
+     */
+    public static final int DIO_CLONE_FAST = 1;
+
+    /**
+     * How btrfs clones bios (per mirror in {@code btrfs_map_bio()}, and for direct I/O) and splits
+     * a direct I/O at stripe boundaries: 0 the vanilla v4.12 form, 1 seed 001's v4.13 form
+     * (default).
+     */
+    public static final KconfigOption BTRFS_DIO_CLONE = KconfigOption.integer("BTRFS_DIO_CLONE", DIO_CLONE_FAST, 0, 1,
+            "btrfs bio cloning and DIO split: 0 v4.12 bio_clone_bioset + bio_add_page per page, 1 seed 001 (v4.13) bio_clone_fast + bio_trim");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
-        return new KconfigOption[] {BTRFS_READPAGES, BTRFS_PAGEPOOL_NOMEM, BTRFS_BIO_ALLOC_FAIL};
+        return new KconfigOption[] {BTRFS_READPAGES, BTRFS_PAGEPOOL_NOMEM, BTRFS_BIO_ALLOC_FAIL, BTRFS_DIO_CLONE};
     }
 }

@@ -31,6 +31,45 @@ public final class BtrfsStats {
     public long allocFailures;
     /** Pages per bio: pages -> bios. */
     private final TreeMap<Integer, Long> pagesPerBio = new TreeMap<>();
+    /** Direct I/O: bios fs/direct-io.c handed to {@code btrfs_submit_direct()}. */
+    public long dioBios;
+    /** Direct I/O: bios {@code btrfs_submit_direct_hook()} submitted (pieces, or the whole bio unsplit). */
+    public long dioPieces;
+    /** {@code bio_clone_fast()} calls (seed 001: {@code btrfs_bio_clone()}, {@code btrfs_bio_clone_partial()}). */
+    public long fastClones;
+    /** {@code bio_clone_bioset()} calls (v4.12 {@code btrfs_bio_clone()}). */
+    public long biosetClones;
+    /**
+     * Bytes of bvec tables copied ({@code sizeof(struct bio_vec)} = 16 per bvec, 64-bit): by
+     * {@code bio_clone_bioset()}, and by v4.12's split, which copies the original's bvecs into each
+     * piece with {@code bio_add_page()}. A fast clone shares the table and copies none.
+     */
+    public long bvecBytesCopied;
+    /** Direct-read repair bios ({@code dio_read_error()}). */
+    public long dioRepairs;
+    /** Direct-read sectors left in error after every mirror was tried. */
+    public long dioRepairFailures;
+    /** Pages per direct I/O piece: pages -> pieces. */
+    private final TreeMap<Integer, Long> dioPagesPerBio = new TreeMap<>();
+
+    /**
+     * Direct I/O pieces in submission order, each {@code {file offset, logical byte, bytes,
+     * bi_idx, bi_bvec_done}} (the last two: where the piece starts in the table it walks).
+     */
+    public final java.util.List<long[]> dioWindows = new java.util.ArrayList<>();
+
+    void countDioPiece(long fileOffset, long logical, int bytes, int idx, int done) {
+        dioWindows.add(new long[] {fileOffset, logical, bytes, idx, done});
+        int nrPages = bytes >> kmodel.mm.Page.PAGE_SHIFT;
+        dioPieces++;
+        Long n = dioPagesPerBio.get(nrPages);
+        dioPagesPerBio.put(nrPages, n == null ? 1L : n + 1);
+    }
+
+    /** Pages per direct I/O piece, a copy (pages -> pieces). */
+    public Map<Integer, Long> dioPagesPerBio() {
+        return new TreeMap<>(dioPagesPerBio);
+    }
 
     void countBio(int nrPages) {
         bios++;
@@ -53,6 +92,9 @@ public final class BtrfsStats {
     public String toString() {
         return "bios " + bios + ", pages " + pages + ", pages/bio " + pagesPerBio + ", stripe bios " + stripeBios
                 + ", compressed reads " + compressedReads + ", csum errors " + csumErrors + ", repairs " + repairs
-                + " (" + repaired + " repaired), page errors " + pageErrors + ", alloc failures " + allocFailures;
+                + " (" + repaired + " repaired), page errors " + pageErrors + ", alloc failures " + allocFailures
+                + ", dio bios " + dioBios + ", dio pieces " + dioPieces + " (pages/piece " + dioPagesPerBio + "), fast clones "
+                + fastClones + ", bioset clones " + biosetClones + ", bvec bytes copied " + bvecBytesCopied
+                + ", dio repairs " + dioRepairs + " (" + dioRepairFailures + " failed)";
     }
 }

@@ -156,11 +156,43 @@ public final class BtrfsVolume {
         }
     }
 
+    /**
+     * Records that {@code len} bytes of {@code buf} from {@code off} were written at file byte
+     * {@code pos} of {@code inode} (a direct write that returned): the file's bytes the checks
+     * compare against change (model bookkeeping, no scheduling point).
+     */
+    public static void wrote(BtrfsInode inode, long pos, byte[] buf, int off, int len) {
+        System.arraycopy(buf, off, inode.expected, (int) pos, len);
+    }
+
     /** Every uptodate page cached for {@code inode} holds the file's bytes (zeros past EOF). */
     public static void expectCacheMatchesFile(BtrfsInode inode) {
         for (Page p : inode.vfsInode.iMapping.peekPages()) {
             if ((p.flags.peek() & (1L << PageFlags.PG_uptodate)) != 0) {
                 expectBytes(inode, p.index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
+            }
+        }
+    }
+
+    /**
+     * Every plain regular extent of {@code inode} holds the file's bytes on every mirror (after
+     * direct writes; no scheduling point), else {@code data-corruption}.
+     */
+    public void expectDisksMatchFile(BtrfsInode inode) {
+        int copies = Volumes.btrfsNumCopies(fsInfo, fsInfo.chunk.start, 1);
+        for (FileExtentItem it : inode.items.values()) {
+            if (it.type != FileExtentItem.BTRFS_FILE_EXTENT_REG || it.diskBytenr == 0 || it.compression != 0) {
+                continue;
+            }
+            for (int m = 1; m <= copies; m++) {
+                byte[] disk = readLogical(it.diskBytenr + it.offset, (int) it.numBytes, m);
+                for (int i = 0; i < disk.length; i++) {
+                    long pos = it.fileOffset + i;
+                    if (pos < inode.expected.length && disk[i] != inode.expected[(int) pos]) {
+                        Kernel.fail(ViolationKind.DATA_CORRUPTION, "byte " + pos + " of " + inode + " is " + disk[i]
+                                + " on mirror " + m + ", the file holds " + inode.expected[(int) pos]);
+                    }
+                }
             }
         }
     }
@@ -187,6 +219,7 @@ public final class BtrfsVolume {
         private final List<FileExtentItem> items = new ArrayList<>();
         private long size = -1;
         private boolean nodatasum = fsInfo.nodatasum;
+        private boolean nodatacow;
 
         FileBuilder(String name) {
             this.name = name;
@@ -254,6 +287,13 @@ public final class BtrfsVolume {
             return this;
         }
 
+        /** {@code chattr +C}: {@code BTRFS_INODE_NODATACOW | BTRFS_INODE_NODATASUM} (direct writes overwrite in place). */
+        public FileBuilder nodatacow() {
+            this.nodatacow = true;
+            this.nodatasum = true;
+            return this;
+        }
+
         /** Creates the inode, its contents and the checksums of its new extents. */
         public BtrfsInode create() {
             long end = 0;
@@ -261,7 +301,8 @@ public final class BtrfsVolume {
                 end = Math.max(end, it.extentEnd());
             }
             long isize = size >= 0 ? size : end;
-            BtrfsInode inode = new BtrfsInode(fsInfo, name, isize, nodatasum ? BtrfsInode.BTRFS_INODE_NODATASUM : 0,
+            BtrfsInode inode = new BtrfsInode(fsInfo, name, isize, (nodatasum ? BtrfsInode.BTRFS_INODE_NODATASUM : 0)
+                    | (nodatacow ? BtrfsInode.BTRFS_INODE_NODATACOW : 0),
                     new BtrfsAops(form));
             byte[] contents = new byte[(int) isize];
             for (FileExtentItem it : items) {

@@ -176,11 +176,22 @@ public final class Volumes {
     }
 
     /**
-     * fs/btrfs/volumes.c: {@code btrfs_bio_clone(bio)} (v5.10): a fast clone from
-     * {@code btrfs_bioset} that saves the source's {@code bi_iter} in its {@code iter}.
+     * fs/btrfs/volumes.c: {@code btrfs_bio_clone(bio)} (v5.10; extent_io.c in v4.13): a fast clone
+     * from {@code btrfs_bioset} that saves the source's {@code bi_iter} in its {@code iter}. With
+     * {@code BTRFS_DIO_CLONE=0} the v4.12 form, before seed 001: {@code bio_clone_bioset()}, a copy
+     * of the source's bvecs in a table of its own (v4.12 had no {@code iter} field; the model saves
+     * it in both forms, and v4.12's walks over the clone's own table see the same bvecs).
      */
     public static BtrfsIoBio btrfsBioClone(BtrfsFsInfo fsInfo, Bio bio) {
-        BtrfsIoBio clone = (BtrfsIoBio) BlockBio.bioCloneFast(bio, fsInfo.btrfsBioset);
+        BtrfsIoBio clone;
+        if (Kernel.config().value(BtrfsOptions.BTRFS_DIO_CLONE) == BtrfsOptions.DIO_CLONE_BIOSET) {
+            clone = (BtrfsIoBio) BlockBio.bioCloneBioset(bio, fsInfo.btrfsBioset);
+            fsInfo.stats.biosetClones++;
+            fsInfo.stats.bvecBytesCopied += (long) clone.biVcnt * DirectIo.SIZEOF_BIO_VEC;
+        } else {
+            clone = (BtrfsIoBio) BlockBio.bioCloneFast(bio, fsInfo.btrfsBioset);
+            fsInfo.stats.fastClones++;
+        }
         clone.iter.set(bio.biIter);
         return clone;
     }

@@ -105,10 +105,6 @@ public final class BugCatalog {
                 "mutation of truncate_setsize() (v5.10): truncate_pagecache() before i_size_write()",
                 "truncate-read", ViolationKind.DATA_CORRUPTION, "lies past i_size",
                 "a racing read instantiates a page past the new end that truncation never removes"));
-        b.add(bug(BlockBugs.BIO_TRIM_LOSES_BVEC_DONE,
-                "mutation of bio_trim() (block/bio.c), the primitive of seed 001's btrfs_bio_clone_partial()",
-                "dio-split-clones", ViolationKind.DATA_CORRUPTION, "of sda read as",
-                "a clone trimmed to a window that starts mid-bvec loses its offset into that bvec"));
         b.add(bug(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY,
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
@@ -135,6 +131,18 @@ public final class BugCatalog {
                 "undoes 8e928218780e (\"Btrfs: fix corruption reading shared and compressed extents after hole punching\"), v5.1",
                 "btrfs-punch-compressed-shared", ViolationKind.DATA_CORRUPTION, "byte 12288 of f read as 0",
                 "prev_em_start keeps em->orig_start: a hole's map and the next shared compressed range's look the same"));
+        b.add(bug(BtrfsBugs.CLONE_FIRST_BVEC,
+                "undoes seed 001's bi_vcnt fix-up in dio_read_error() (v4.12 text: failed_bio->bi_vcnt, bi_io_vec[0])",
+                "btrfs-dio-raid1-repair", ViolationKind.BUG_ON, "bio_first_bvec_all() on cloned",
+                "the repair decision reads bi_io_vec[0] of a failed piece, a fast clone sharing the whole dio's table"));
+        b.add(bug(BtrfsBugs.DIO_REPAIR_EARLY_RETURN,
+                "undoes seed 001 patch 5 (\"Btrfs: record error if one block has failed to retry\", v4.13)",
+                "btrfs-dio-raid1-eio", ViolationKind.WRONG_RESULT, "has a good copy but did not reach",
+                "the direct-read repair loop returns at the first unrepairable block; later blocks are never retried"));
+        b.add(bug(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT,
+                "mutation of the order btrfs_submit_direct_hook() comments on (\"inc the count before we submit the bio\")",
+                "btrfs-dio-raid0-read", ViolationKind.USE_AFTER_FREE, "touched after it was freed",
+                "a split piece is counted in dip->pending_bios after it is submitted; its completion can end orig_bio early"));
         return b.build();
     }
 

@@ -38,6 +38,7 @@ public final class BtrfsScenarios {
         r.register(raid1BadMirror());
         r.register(raid1BothBad());
         BtrfsReadScenarios.registerAll(r);
+        BtrfsDioScenarios.registerAll(r);
     }
 
     /** Registers the btrfs scenarios too large for the default check. */
@@ -46,6 +47,7 @@ public final class BtrfsScenarios {
         r.register(readers("btrfs-3-readers", 3, 3));
         r.register(readers("btrfs-4-readers", 4, 4));
         BtrfsReadScenarios.registerLarge(r);
+        BtrfsDioScenarios.registerLarge(r);
     }
 
     /** A volume, one file, and the readers' results. */

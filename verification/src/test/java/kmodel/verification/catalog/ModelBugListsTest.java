@@ -61,7 +61,8 @@ class ModelBugListsTest {
         assertTrue(CONSTANTS.containsKey("kmodel.mm.FilemapBugs"), CONSTANTS::toString);
         assertTrue(CONSTANTS.containsKey("kmodel.block.BlockBugs"), CONSTANTS::toString);
         assertTrue(CONSTANTS.get("kmodel.mm.FilemapBugs").contains("async-lock-not-trylock"), CONSTANTS::toString);
-        assertTrue(CONSTANTS.get("kmodel.block.BlockBugs").contains("bio-trim-loses-bvec-done"), CONSTANTS::toString);
+        assertTrue(CONSTANTS.get("kmodel.block.BlockBugs").contains("bio-split-advances-sector-only"), CONSTANTS::toString);
+        assertTrue(CONSTANTS.get("kmodel.fs.btrfs.BtrfsBugs").contains("btrfs-clone-first-bvec"), CONSTANTS::toString);
     }
 
     @Test

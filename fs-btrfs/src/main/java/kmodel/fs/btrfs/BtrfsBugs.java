@@ -50,6 +50,7 @@ public final class BtrfsBugs {
      */
     public static final String PREV_EM_ORIG_START = "btrfs-prev-em-orig-start";
 
+    /**
      * Undoes seed 001's fix-up of {@code bi_vcnt} users in {@code dio_read_error()} (fs/btrfs/inode.c;
      * v4.12 text, changed in the series by "Btrfs: change how we iterate bios in endio",
      * 17347cec15f9 [the patch of this hunk unverified]): the decision whether the repair read of a

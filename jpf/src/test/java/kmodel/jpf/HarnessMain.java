@@ -31,14 +31,13 @@ public final class HarnessMain {
         Harness h = Harnesses.named(args[0]);
         String bug = args.length > 1 && !args[1].equals("-") ? args[1] : null;
         FreeRunningRuntime.Chooser chooser = (n, why) -> Verify.getInt(0, n - 1);
-        Violation v;
+
+        Kconfig c = h.config(bug);
         if (args.length > 2 && args[2].equals(WITH_FIX)) {
             // the candidate fix of the v5.10 finding (docs/findings/killed-locker-strands-waiter.md)
-            Kconfig c = h.config(bug).with(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK, true);
-            v = FreeRun.run(h.scenario(), c, chooser);
-        } else {
-            v = h.run(bug, chooser);
+            c = c.with(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK, true);
         }
+        Violation v = FreeRun.run(h.scenario(), c, chooser, JpfPoints.YIELD);
         if (v != null) {
             throw new AssertionError("kmodel violation " + v.summary());
         }

@@ -98,6 +98,8 @@ final class JpfSettings {
             conf.put("vm.shared.never_break_methods", conf.getString("vm.shared.never_break_methods") + "," + PRIMITIVE_NEVER_BREAK);
             conf.put("vm.shared.break_on_exposure", "false");
             conf.put("cg.break_lock_release", "false");
+            conf.put("cg.break_notify", "false");
+            conf.put("vm.scheduler.sync.class", PointSyncPolicy.class.getName());
             conf.args(args);
         }
         conf.put("kmodel.granularity", granularity.name());

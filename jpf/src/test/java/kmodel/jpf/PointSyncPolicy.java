@@ -34,22 +34,17 @@ import gov.nasa.jpf.vm.ThreadInfo;
  */
 public class PointSyncPolicy extends AllRunnablesSyncPolicy {
 
-    private final boolean dbgLock;
-    private final boolean dbgStart;
-
     public PointSyncPolicy(Config config) {
         super(config);
-        dbgLock = config.getBoolean("dbg.lock", false);
-        dbgStart = config.getBoolean("dbg.start", false);
     }
 
     @Override
     public boolean setsLockAcquisitionCG(ThreadInfo ti, ElementInfo ei) {
-        return dbgLock && super.setsLockAcquisitionCG(ti, ei);
+        return false;
     }
 
     @Override
     public boolean setsStartCG(ThreadInfo tiCurrent, ThreadInfo tiStarted) {
-        return dbgStart && super.setsStartCG(tiCurrent, tiStarted);
+        return false;
     }
 }

@@ -377,7 +377,7 @@ public final class FreeRunningRuntime implements Runtime {
 
     @Override
     public boolean tryToWakeUp(Task p, int mask) {
-        point("try_to_wake_up", p);
+        points.point(); // the explorer's try_to_wake_up point
         synchronized (p) {
             if ((p.state & mask) == 0) {
                 return false;
@@ -392,7 +392,7 @@ public final class FreeRunningRuntime implements Runtime {
     @Override
     public void spinLock(Spinlock lock) {
         Task me = current();
-        point("spin_lock", lock);
+        points.point(); // the explorer's spin_lock point
         for (;;) {
             synchronized (lock) {
                 if (lock.owner() == null) {
@@ -404,19 +404,22 @@ public final class FreeRunningRuntime implements Runtime {
                     throw new Violation(ViolationKind.BUG_ON, "recursive spin_lock(" + lock + "): AA deadlock", me.name());
                 }
             }
+            if (stopped) {
+                throw new Stop();
+            }
             // a failed attempt: another scheduling point (the explorer does not run a task
             // whose lock is held; here it spins, and a checker may switch at each attempt)
-            point("spin_lock", lock);
+            points.point();
             // No Thread.yield(): with it, Lincheck 3.7 on JDK 17 reported the first invocation of
             // every harness as hung in our runs (perhaps its 30 s invocation limit on a loaded
-            // machine; not settled). The monitor above is the checkers' switch point.
+            // machine; not settled). The monitor above is Lincheck's switch point, the hook JPF's.
         }
     }
 
     @Override
     public void spinUnlock(Spinlock lock) {
         Task me = current();
-        point("spin_unlock", lock);
+        points.point(); // the explorer's spin_unlock point
         synchronized (lock) {
             if (lock.owner() != me) {
                 throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by " + me.name()

@@ -36,9 +36,9 @@ import org.junit.runners.Parameterized.Parameters;
 @RunWith(Parameterized.class)
 public class HarnessJpfTest extends JpfTestBase {
     /**
-     * New states any run may take (the largest, {@code page-lock-killable-v57} and the finding's
-     * world with its fix, need about 62,000 and 66,000): beyond it a proof fails as incomplete
-     * and a bug as not found.
+     * New states any run may take (the largest, the finding's world with its fix,
+     * {@link FindingFixJpfTest}, needs 79,632; {@code page-lock-killable-v57} 61,900): beyond it a
+     * proof fails as incomplete and a bug as not found.
      */
     static final int BUDGET = 500_000;
 

@@ -6,8 +6,8 @@ import gov.nasa.jpf.vm.serialize.FieldAmmendmentByName;
 /**
  * Fields JPF leaves out of the states it compares (its serializer's {@code filter.instance_ammendments}),
  * in the host JVM: fields the model writes and never reads, so that two states that differ only in
- * them behave alike from then on and may be matched. The list is {@code kmodel.jpf.ignored_fields}
- * ({@code kmodel-jpf.properties}), each entry's reason written beside it.
+ * them behave alike from then on and may be matched. The list is {@code kmodel.jpf.ignored_fields},
+ * set by {@link JpfSettings} at {@link JpfSettings.Granularity#PRIMITIVE} only, with its reason.
  */
 public class IgnoredFields extends FieldAmmendmentByName {
 

@@ -25,6 +25,14 @@ final class JpfPoints {
         }
     };
 
+    /**
+     * {@link #YIELD} with the tasks on daemon threads, as on plain threads: JPF then ends a path
+     * silently where a task's thread ends while the main thread waits for the others, since
+     * jpf-core sets a scheduling choice at a thread's end only if another non-daemon thread is
+     * runnable ({@code ThreadInfo.exit}). For {@link JpfGuardTest} only.
+     */
+    static final FreeRunningRuntime.Points YIELD_DAEMONS = Thread::yield;
+
     /** No choice at the model's scheduling points (JPF chooses at its own granularity), no daemons. */
     static final FreeRunningRuntime.Points NO_DAEMONS = new FreeRunningRuntime.Points() {
         @Override

@@ -183,7 +183,9 @@ public final class FreeRunningRuntime implements Runtime {
             this.task = task;
             // created by the spawning thread, in spawn order (see Lifetimes#threadList)
             this.objects = rt.lifetimes.threadList();
-            setDaemon(rt.points.daemonThreads());
+            // a daemon task (an io-wq worker) is not waited for, and may sleep for ever: its
+            // thread is a daemon in any case, so that nobody (JPF included) waits for it either
+            setDaemon(rt.points.daemonThreads() || task.daemon());
         }
 
         @Override

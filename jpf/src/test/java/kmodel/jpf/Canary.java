@@ -24,7 +24,7 @@ final class Canary {
 
     /** The waiter and the waker on real threads; returns normally only if the waiter woke. */
     static void run(boolean racy) {
-        FreeRunningRuntime rt = FreeRunningRuntime.install(Kconfig.defaults());
+        FreeRunningRuntime rt = FreeRunningRuntime.install(Kconfig.defaults(), JpfPoints.NO_DAEMONS);
         try {
             WaitQueueHead q = new WaitQueueHead("q");
             Shared<Boolean> cond = new Shared<>("cond", false);

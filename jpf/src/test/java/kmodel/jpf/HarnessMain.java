@@ -20,25 +20,27 @@ import kmodel.verification.harness.Harnesses;
 public final class HarnessMain {
     /** Third argument: the run with {@code PAGE_LOCK_WOKEN_KILLED_TRYLOCK=y}. */
     static final String WITH_FIX = "fix";
+    /**
+     * Third argument: the tasks on daemon threads, as on plain threads ({@link JpfGuardTest}
+     * shows what JPF then misses).
+     */
+    static final String DAEMONS = "daemons";
 
     private HarnessMain() {
     }
 
-    public static void main(String[] args) throws ClassNotFoundException {
-        // Initialised here, before the tasks start: a class first initialised by a task is a
-        // scheduling choice (its initialisation lock) on every path that gets there.
-        Class.forName("java.util.concurrent.locks.LockSupport");
+    public static void main(String[] args) {
         Harness h = Harnesses.named(args[0]);
         String bug = args.length > 1 && !args[1].equals("-") ? args[1] : null;
         FreeRunningRuntime.Chooser chooser = (n, why) -> Verify.getInt(0, n - 1);
-        Violation v;
+
+        Kconfig c = h.config(bug);
         if (args.length > 2 && args[2].equals(WITH_FIX)) {
             // the candidate fix of the v5.10 finding (docs/findings/killed-locker-strands-waiter.md)
-            Kconfig c = h.config(bug).with(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK, true);
-            v = FreeRun.run(h.scenario(), c, chooser);
-        } else {
-            v = h.run(bug, chooser);
+            c = c.with(MmOptions.PAGE_LOCK_WOKEN_KILLED_TRYLOCK, true);
         }
+        boolean daemons = args.length > 2 && args[2].equals(DAEMONS);
+        Violation v = FreeRun.run(h.scenario(), c, chooser, daemons ? JpfPoints.YIELD_DAEMONS : JpfPoints.YIELD);
         if (v != null) {
             throw new AssertionError("kmodel violation " + v.summary());
         }

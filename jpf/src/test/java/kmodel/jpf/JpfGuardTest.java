@@ -58,6 +58,23 @@ public class JpfGuardTest extends JpfTestBase {
     }
 
     /**
+     * The tasks on daemon threads (as the free-running runtime runs them on plain threads): JPF
+     * ends a path silently where a task's thread ends while the main thread waits for the others
+     * (jpf-core sets a choice at a thread's end only if another non-daemon thread is runnable), so
+     * it misses the lost wake-up of {@code textbook-check-then-sleep}, which only happens after the
+     * waker has ended, and reports "no errors" with the body's end reached. {@link JpfPoints#YIELD}
+     * runs the tasks on non-daemon threads, and {@link HarnessJpfTest} finds it.
+     */
+    @Test
+    public void daemonTaskThreadsHideTheLostWakeup() {
+        JpfOutcome o = runMain("guard: textbook-check-then-sleep with the tasks on daemon threads",
+                JpfSettings.Granularity.PRIMITIVE, HarnessJpfTest.BUDGET, HarnessMain.class,
+                "textbook-waitqueue", "textbook-check-then-sleep", HarnessMain.DAEMONS);
+        assertNull("JPF reports no error: " + o.line(), o.errorKind);
+        assertTrue("and the body's end is reached: " + o.line(), o.watch.ends > 0);
+    }
+
+    /**
      * The canary run with the kmodel modules missing from JPF's class path: JPF does not report the
      * canary's deadlock, and neither the finding nor a proof is accepted.
      */

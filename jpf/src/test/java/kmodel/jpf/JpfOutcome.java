@@ -131,28 +131,6 @@ final class JpfOutcome {
         }
     }
 
-    /**
-     * A proof bounded by a budget of {@code maxStates} new states: as {@link #assertProof()}, but the
-     * search may have been stopped by that budget (and by nothing else).
-     */
-    void assertBoundedProof(int maxStates) {
-        assertSafeClasses();
-        if (errorKind != null) {
-            fail(label + ": JPF found " + errorKind + ": " + errorText + "\n" + line());
-        }
-        if (!complete() && (lastConstraint == null || !lastConstraint.startsWith("max states exceeded"))) {
-            fail(label + ": JPF's search was stopped by something other than its budget of " + maxStates
-                    + " states (" + lastConstraint + "): " + line());
-        }
-        if (watch.ends == 0) {
-            fail(label + ": JPF reports no errors but the test body never reached its end (JpfProbe.end()): "
-                    + "a vacuous pass (class path? a thread JPF stopped silently?): " + line());
-        }
-        if (newStates < 2) {
-            fail(label + ": JPF explored " + newStates + " states: nothing was checked: " + line());
-        }
-    }
-
     void assertFinding(Expect expected) {
         assertSafeClasses();
         if (errorKind == null) {

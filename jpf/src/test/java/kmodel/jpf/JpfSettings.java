@@ -68,12 +68,16 @@ final class JpfSettings {
     /**
      * Where JPF may switch threads. {@code FIELD}: JPF's own default, before every access to a
      * field or array of an object that more than one thread reaches (and at every synchronisation
-     * action); it sees data races between the model's primitives too. {@code PRIMITIVE}: only at
-     * synchronisation actions (monitor enter and exit, park and unpark, yield, thread start, join
-     * and end). The free-running runtime makes every primitive of the model one such action (it
-     * runs the primitive's atomic step under the primitive object's monitor), so this is the
-     * explorer's granularity: one choice per primitive, the model's plain fields between two
-     * primitives invisible to other tasks (DESIGN.md, "sequential consistency between scheduling
+     * action); it sees data races between the model's primitives too. {@code PRIMITIVE}: at the
+     * explorer's scheduling points and nowhere else. The model's code runs on the free-running
+     * runtime with {@link JpfPoints#YIELD}: every scheduling point of the model (each
+     * {@code point}/{@code pointRead}, {@code spin_lock} and each failed spin, {@code spin_unlock},
+     * {@code try_to_wake_up}) is a {@code Thread.yield()}, a JPF choice among every runnable
+     * thread; {@link PointSyncPolicy} makes no other optional choice (none before a free monitor,
+     * at a thread start, after notify or a monitor's release), and no field is a choice
+     * ({@link #PRIMITIVE_NEVER_BREAK}). The choices JPF must make stay: a thread that blocks or
+     * ends. So a JPF transition is one step of the explorer, the code of one task from one
+     * scheduling point to the next (DESIGN.md, "sequential consistency between scheduling
      * points"); a data race between primitives is not looked for.
      */
     enum Granularity {
@@ -83,10 +87,8 @@ final class JpfSettings {
 
     /**
      * At {@link Granularity#PRIMITIVE}: no choice at an access to a field of the model or of
-     * java.util (the model's collections), none at an array access inside their methods, none when
-     * a reference is stored into a shared object ("exposure": a field write too), and none right
-     * after a monitor exit that unblocks a thread (the releasing task reaches its next primitive,
-     * itself a choice, before it touches shared state again).
+     * java.util (the model's collections), none at an array access inside their methods, and none
+     * when a reference is stored into a shared object ("exposure": a field write too).
      */
     static final String PRIMITIVE_NEVER_BREAK = "kmodel.*.*,java.util.*.*";
 
@@ -98,6 +100,16 @@ final class JpfSettings {
             conf.put("vm.shared.never_break_methods", conf.getString("vm.shared.never_break_methods") + "," + PRIMITIVE_NEVER_BREAK);
             conf.put("vm.shared.break_on_exposure", "false");
             conf.put("cg.break_lock_release", "false");
+            conf.put("cg.break_notify", "false");
+            conf.put("vm.scheduler.sync.class", PointSyncPolicy.class.getName());
+            // Left out of the states JPF compares: FreeRunningRuntime.pointObject, the object of the
+            // last scheduling point, written for Lincheck's sake and read by nothing. Only at this
+            // granularity, where no field access is a choice: at FIELD the write is a choice of
+            // its own ("exposure"), and with the field left out JPF took the state after it for
+            // the state before and explored nothing further (measured on the canary's twin: 0
+            // ends reached, "no errors").
+            conf.put("filter.instance_ammendments", IgnoredFields.class.getName());
+            conf.put("kmodel.jpf.ignored_fields", "kmodel.kernel.sched.FreeRunningRuntime.pointObject");
             conf.args(args);
         }
         conf.put("kmodel.granularity", granularity.name());

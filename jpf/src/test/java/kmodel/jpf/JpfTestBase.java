@@ -27,7 +27,11 @@ public abstract class JpfTestBase extends TestJPF {
     /** Host: the Config of the run of {@code testMethod}: kmodel's settings, never JPF's site/project stack. */
     @Override
     protected JPF createJPF(StackTraceElement testMethod, String[] args) {
-        Config conf = JpfSettings.config(args);
+        String[] extra = extraArgs();
+        String[] all = new String[args.length + extra.length];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(extra, 0, all, args.length, extra.length);
+        Config conf = JpfSettings.config(all);
         setTestTargetKeys(conf, testMethod);
         return new JPF(conf);
     }

@@ -22,7 +22,7 @@ public abstract class KObject extends Footprinted {
     /** References the scenario declared as still legitimately held at the end (e.g. the page cache's). */
     int expectedRefs;
     String expectedWhy;
-    /** Position in the tracker's list, or -1 when created with no runtime installed. */
+    /** Position in the tracker's list it was registered in, or -1 when created with no runtime installed. */
     int slot = -1;
 
     protected KObject(String kind, String name) {

@@ -20,8 +20,10 @@ import kmodel.kernel.sched.Runtime;
  *       ({@link #checkLeaks()}).</li>
  * </ul>
  *
- * Under the deterministic runtime only the running task touches it (one task runs at a time);
- * registration and freeing are synchronised for the free-running runtime. New objects
+ * Under the deterministic runtime only the running task touches it (one task runs at a time).
+ * Under the free-running runtime ({@link #perThread()}) each task's thread registers the objects
+ * it creates in a list of its own, without a lock ({@link #registerInto}), and freeing is
+ * synchronised. New objects
  * register with the tracker of the runtime that runs the creating thread ({@link Kernel#rtOrNull}),
  * while that tracker is {@linkplain #activate() active}: no static state, so explorations on
  * different threads ({@code --jobs N}) never see each other's objects.
@@ -32,11 +34,62 @@ public final class Lifetimes extends Footprinted {
 
     private final ArrayList<KObject> objects = new ArrayList<>();
     /**
+     * {@link #perThread()} only: the list each thread registers its objects in (thread-confined,
+     * set by {@link #registerInto}); threads without one use {@link #objects}. Null otherwise.
+     */
+    private final ThreadLocal<ArrayList<KObject>> ownList;
+    /**
+     * {@link #perThread()} only: every list handed out by {@link #threadList()}, in the order
+     * handed out. Guarded by {@code this}.
+     */
+    private final ArrayList<ArrayList<KObject>> threadLists = new ArrayList<>();
+    /**
      * The runtime to tell about every touch, free and creation (for partial-order reduction), or
      * null. Creations are all reported as acting on this tracker too, since the model names
      * objects in creation order: two allocations never commute.
      */
     private Runtime recorder;
+
+    /** A tracker for one execution of the deterministic runtime: one list, one task at a time. */
+    public Lifetimes() {
+        this(false);
+    }
+
+    private Lifetimes(boolean perThread) {
+        this.ownList = perThread ? new ThreadLocal<>() : null;
+    }
+
+    /**
+     * A tracker for the free-running runtime, whose tasks run at the same time: each task's thread
+     * registers what it creates in a list of its own ({@link #threadList()},
+     * {@link #registerInto}). No lock is taken per object, and the tracker's contents depend on
+     * what each task did, not on how the tasks interleaved: a model checker that matches states
+     * (Java PathFinder) sees the same state after two interleavings that differ only in the order
+     * of independent allocations.
+     */
+    public static Lifetimes perThread() {
+        return new Lifetimes(true);
+    }
+
+    /**
+     * {@link #perThread()}: a new list for the objects one task will create, remembered here (the
+     * runtime asks for it when it spawns the task, so the lists are in spawn order).
+     */
+    public ArrayList<KObject> threadList() {
+        ArrayList<KObject> l = new ArrayList<>();
+        synchronized (this) {
+            threadLists.add(l);
+        }
+        return l;
+    }
+
+    /**
+     * {@link #perThread()}: the calling thread registers the objects it creates in {@code list}
+     * (from {@link #threadList()}; only this thread adds to it) from now on.
+     */
+    public void registerInto(ArrayList<KObject> list) {
+        ownList.set(list);
+    }
 
     /** Reports every access to a tracked object to {@code rt} ({@link Runtime#access}). */
     public void recordAccessesTo(Runtime rt) {
@@ -68,13 +121,20 @@ public final class Lifetimes extends Footprinted {
     }
 
     /**
-     * Registers a new object. Synchronised (uncontended under the deterministic runtime): under
-     * the free-running runtime tasks on real threads create objects at the same time.
+     * Registers a new object: in the calling thread's own list ({@link #registerInto}), else in
+     * the tracker's list, synchronised (uncontended: under the deterministic runtime one task runs
+     * at a time; under the free-running runtime only the booting thread has no list of its own).
      */
     void register(KObject o) {
         if (recorder != null) {
             recorder.access(this);
             recorder.access(o);
+        }
+        ArrayList<KObject> own = ownList != null ? ownList.get() : null;
+        if (own != null) {
+            o.slot = own.size();
+            own.add(o);
+            return;
         }
         synchronized (this) {
             o.slot = objects.size();
@@ -103,9 +163,22 @@ public final class Lifetimes extends Footprinted {
         o.expectedWhy = why;
     }
 
-    /** Every object registered in this execution, in creation order. */
+    /**
+     * Every object registered in this execution: in creation order; with {@link #perThread()},
+     * those of the booting thread, then each task's in creation order, task by task (a copy;
+     * read it once the tasks have exited).
+     */
     public List<KObject> objects() {
-        return objects;
+        synchronized (this) {
+            if (threadLists.isEmpty()) {
+                return objects;
+            }
+            ArrayList<KObject> all = new ArrayList<>(objects);
+            for (int i = 0; i < threadLists.size(); i++) {
+                all.addAll(threadLists.get(i));
+            }
+            return all;
+        }
     }
 
     /**
@@ -113,8 +186,9 @@ public final class Lifetimes extends Footprinted {
      * the references declared for it; otherwise {@code ref-leak}.
      */
     public void checkLeaks() {
-        for (int i = 0; i < objects.size(); i++) {
-            KObject o = objects.get(i);
+        List<KObject> all = objects();
+        for (int i = 0; i < all.size(); i++) {
+            KObject o = all.get(i);
             if (o.freed) {
                 continue;
             }

@@ -6,6 +6,7 @@ import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.lifetime.KObject;
 import kmodel.kernel.lifetime.Lifetimes;
 import kmodel.kernel.locking.Spinlock;
 
@@ -39,6 +40,9 @@ import kmodel.kernel.locking.Spinlock;
  *       not be, so a free run on real threads proves nothing about a weak memory model.</li>
  *   <li>Data choices ({@link #choose}) go to a {@link Chooser}: by default always 0; Java
  *       PathFinder plugs in {@code Verify.getInt} to explore them.</li>
+ *   <li>Scheduling points do nothing by default; a checker that controls the threads can plug in
+ *       a {@link Points} hook that makes each of them a choice of its own (Java PathFinder:
+ *       {@code Thread.yield()}), so that it switches tasks exactly where the explorer does.</li>
  *   <li>Daemon tasks (io-wq workers) are not waited for: the end checks run once every other
  *       task has exited, whatever the daemons do.</li>
  *   <li>After the first violation the other tasks are stopped at their next primitive (sleepers
@@ -55,6 +59,33 @@ public final class FreeRunningRuntime implements Runtime {
 
     /** The default chooser: always the first alternative. */
     public static final Chooser FIRST = (n, why) -> 0;
+
+    /**
+     * Called at each of the model's scheduling points, where the deterministic runtime may switch
+     * tasks: every {@link #point}/{@link #pointRead}, {@code spin_lock} (and each failed attempt
+     * of its spin), {@code spin_unlock}, {@code try_to_wake_up}; before the step's atomic action.
+     * Java PathFinder plugs in {@code Thread.yield()}, a scheduling choice of JPF's, and makes no
+     * other choice in the model's code (kmodel.jpf.PointSyncPolicy): its interleavings are then
+     * those of the explorer, step for step. Only the task's own thread calls it.
+     */
+    public interface Points {
+        /** A scheduling point of the running task. */
+        void point();
+
+        /**
+         * Whether the tasks' threads are daemon threads (the default): a run left hanging by a
+         * missed wake-up then does not keep the JVM alive. Java PathFinder needs them not to be:
+         * when a daemon thread ends while no non-daemon thread is runnable (the main thread
+         * waits for the tasks), JPF sets no scheduling choice and silently explores nothing
+         * further on that path ({@code ThreadInfo.exit} in jpf-core).
+         */
+        default boolean daemonThreads() {
+            return true;
+        }
+    }
+
+    /** The default: a scheduling point does nothing (real threads interleave on their own). */
+    public static final Points NO_POINTS = () -> { };
 
     /**
      * Unwinds a task once the run is over (a violation elsewhere). Stackless by overriding
@@ -76,12 +107,22 @@ public final class FreeRunningRuntime implements Runtime {
 
     private final Kconfig config;
     private final Chooser chooser;
-    private final Lifetimes lifetimes = new Lifetimes();
+    private final Points points;
+    /** The objects each task creates go to a list of the task's own (Lifetimes#threadList). */
+    private final Lifetimes lifetimes = Lifetimes.perThread();
     private final ThreadLocal<Task> currentTask = new ThreadLocal<>();
-    /** Tasks and their threads, index for index. Guarded by {@code tasks}. */
+    /** Every task, in spawn order (for the stop after a violation). Guarded by {@code tasks}. */
     private final ArrayList<Task> tasks = new ArrayList<>();
-    private final ArrayList<Thread> threads = new ArrayList<>();
+    /** The threads spawned before {@link #runAll()} started them. Guarded by {@code tasks}. */
+    private final ArrayList<TaskThread> unstarted = new ArrayList<>();
     private final AtomicInteger nextId = new AtomicInteger();
+    /**
+     * Non-daemon tasks spawned and not yet exited. {@link #runAll()} waits on {@link #allExited}
+     * until it is 0 (one wait, rather than a join per task: a waiting main thread is no runnable
+     * thread for a checker to interleave); the task that takes it to 0 notifies.
+     */
+    private final AtomicInteger live = new AtomicInteger();
+    private final Object allExited = new Object();
     /** {@link #runAll()} has started the tasks: a task spawned from now on starts at once. */
     private volatile boolean started;
     private volatile Violation violation;
@@ -116,8 +157,42 @@ public final class FreeRunningRuntime implements Runtime {
 
     /** A runtime whose data choices {@code chooser} makes. */
     public FreeRunningRuntime(Kconfig config, Chooser chooser) {
+        this(config, chooser, NO_POINTS);
+    }
+
+    /** A runtime whose data choices {@code chooser} makes and whose scheduling points call {@code points}. */
+    public FreeRunningRuntime(Kconfig config, Chooser chooser, Points points) {
         this.config = config;
         this.chooser = chooser;
+        this.points = points;
+    }
+
+    /**
+     * A task's own thread. Which task it runs is a final field of the thread (no lookup in a
+     * shared table), and a thread of this class is how {@link #block()} knows that the calling
+     * task has a thread of its own.
+     */
+    private static final class TaskThread extends Thread {
+        private final FreeRunningRuntime rt;
+        private final Task task;
+        private final ArrayList<KObject> objects;
+
+        TaskThread(FreeRunningRuntime rt, Task task) {
+            super("kmodel-" + task.name());
+            this.rt = rt;
+            this.task = task;
+            // created by the spawning thread, in spawn order (see Lifetimes#threadList)
+            this.objects = rt.lifetimes.threadList();
+            // a daemon task (an io-wq worker) is not waited for, and may sleep for ever: its
+            // thread is a daemon in any case, so that nobody (JPF included) waits for it either
+            setDaemon(rt.points.daemonThreads() || task.daemon());
+        }
+
+        @Override
+        public void run() {
+            rt.lifetimes.registerInto(objects);
+            rt.runTask(task);
+        }
     }
 
     /**
@@ -125,7 +200,12 @@ public final class FreeRunningRuntime implements Runtime {
      * unit tests of sequential model code. Returns it; {@link #uninstall()} when done.
      */
     public static FreeRunningRuntime install(Kconfig config) {
-        FreeRunningRuntime rt = new FreeRunningRuntime(config);
+        return install(config, NO_POINTS);
+    }
+
+    /** {@link #install(Kconfig)}, with {@code points} called at every scheduling point. */
+    public static FreeRunningRuntime install(Kconfig config, Points points) {
+        FreeRunningRuntime rt = new FreeRunningRuntime(config, FIRST, points);
         Kernel.install(rt);
         rt.lifetimes.activate();
         rt.adoptCurrentThread("main");
@@ -145,7 +225,6 @@ public final class FreeRunningRuntime implements Runtime {
         currentTask.set(t);
         synchronized (tasks) {
             tasks.add(t);
-            threads.add(null);
         }
         return t;
     }
@@ -190,41 +269,29 @@ public final class FreeRunningRuntime implements Runtime {
     }
 
     /**
-     * Starts every spawned task on its own thread and joins every non-daemon task (those spawned
-     * while running too); returns the first violation. Once a task hits a violation the others
-     * are stopped: each unwinds at its next primitive (a sleeper is woken to do so).
+     * Starts every spawned task on its own thread and waits until every non-daemon task (those
+     * spawned while running too) has exited; returns the first violation. Once a task hits a
+     * violation the others are stopped: each unwinds at its next primitive (a sleeper is woken
+     * to do so).
      */
     public Violation runAll() {
-        ArrayList<Thread> toStart = new ArrayList<>();
+        ArrayList<TaskThread> toStart;
         synchronized (tasks) {
             started = true;
-            for (int i = 0; i < threads.size(); i++) {
-                if (threads.get(i) != null) {
-                    toStart.add(threads.get(i));
-                }
-            }
+            toStart = new ArrayList<>(unstarted);
+            unstarted.clear();
         }
         for (int i = 0; i < toStart.size(); i++) {
             toStart.get(i).start();
         }
-        for (int i = 0;; i++) {
-            Task t;
-            Thread th;
-            synchronized (tasks) {
-                if (i == tasks.size()) {
-                    break;
+        synchronized (allExited) {
+            while (live.get() > 0) {
+                try {
+                    allExited.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the tasks", e);
                 }
-                t = tasks.get(i);
-                th = threads.get(i);
-            }
-            if (th == null || t.daemon()) {
-                continue;
-            }
-            try {
-                th.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + t.name(), e);
             }
         }
         return violation;
@@ -271,10 +338,11 @@ public final class FreeRunningRuntime implements Runtime {
 
     @Override
     public void point(String what, Object obj) {
-        // Real threads interleave on their own.
+        // Real threads interleave on their own; a checker's hook may make this a choice.
         if (stopped) {
             throw new Stop();
         }
+        points.point();
         pointObject = obj;
     }
 
@@ -288,7 +356,7 @@ public final class FreeRunningRuntime implements Runtime {
      */
     public void block() {
         Task me = current();
-        if (threadOf(me) == null) {
+        if (!(Thread.currentThread() instanceof TaskThread)) {
             throw new Violation(ViolationKind.MISSED_WAKEUP, me.name() + " would sleep forever: it is the only task",
                     me.name());
         }
@@ -309,19 +377,9 @@ public final class FreeRunningRuntime implements Runtime {
         }
     }
 
-    private Thread threadOf(Task t) {
-        synchronized (tasks) {
-            for (int i = 0; i < tasks.size(); i++) {
-                if (tasks.get(i) == t) {
-                    return threads.get(i);
-                }
-            }
-        }
-        return null;
-    }
-
     @Override
     public boolean tryToWakeUp(Task p, int mask) {
+        points.point(); // the explorer's try_to_wake_up point
         synchronized (p) {
             if ((p.state & mask) == 0) {
                 return false;
@@ -336,6 +394,7 @@ public final class FreeRunningRuntime implements Runtime {
     @Override
     public void spinLock(Spinlock lock) {
         Task me = current();
+        points.point(); // the explorer's spin_lock point
         for (;;) {
             synchronized (lock) {
                 if (lock.owner() == null) {
@@ -350,15 +409,19 @@ public final class FreeRunningRuntime implements Runtime {
             if (stopped) {
                 throw new Stop();
             }
+            // a failed attempt: another scheduling point (the explorer does not run a task
+            // whose lock is held; here it spins, and a checker may switch at each attempt)
+            points.point();
             // No Thread.yield(): with it, Lincheck 3.7 on JDK 17 reported the first invocation of
             // every harness as hung in our runs (perhaps its 30 s invocation limit on a loaded
-            // machine; not settled). The monitor above is the checkers' switch point.
+            // machine; not settled). The monitor above is Lincheck's switch point, the hook JPF's.
         }
     }
 
     @Override
     public void spinUnlock(Spinlock lock) {
         Task me = current();
+        points.point(); // the explorer's spin_unlock point
         synchronized (lock) {
             if (lock.owner() != me) {
                 throw new Violation(ViolationKind.BUG_ON, "spin_unlock(" + lock + ") by " + me.name()
@@ -377,13 +440,17 @@ public final class FreeRunningRuntime implements Runtime {
     @Override
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(nextId.getAndIncrement(), name, column != null ? column : name, irq, daemon, body);
-        Thread th = new Thread(() -> runTask(t), "kmodel-" + name);
-        th.setDaemon(true);
+        TaskThread th = new TaskThread(this, t);
+        if (!daemon) {
+            live.incrementAndGet();
+        }
         boolean startNow;
         synchronized (tasks) {
             tasks.add(t);
-            threads.add(th);
             startNow = started;
+            if (!startNow) {
+                unstarted.add(th);
+            }
         }
         if (startNow) {
             // spawned while running (an interrupt-context completion): start it at once
@@ -418,6 +485,11 @@ public final class FreeRunningRuntime implements Runtime {
             throw e;
         } finally {
             t.runState = Task.RunState.EXITED;
+            if (!t.daemon() && live.decrementAndGet() == 0) {
+                synchronized (allExited) {
+                    allExited.notifyAll();
+                }
+            }
         }
     }
 

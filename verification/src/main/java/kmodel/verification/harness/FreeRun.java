@@ -27,7 +27,16 @@ public final class FreeRun {
      * violation, or null for a clean end.
      */
     public static Violation run(Scenario<?> scenario, Kconfig config, FreeRunningRuntime.Chooser chooser) {
-        FreeRunningRuntime rt = new FreeRunningRuntime(scenario.settings().overlay(config), chooser);
+        return run(scenario, config, chooser, FreeRunningRuntime.NO_POINTS);
+    }
+
+    /**
+     * {@link #run(Scenario, Kconfig, FreeRunningRuntime.Chooser)} with {@code points} called at
+     * every scheduling point of the model (Java PathFinder's choices: {@code Thread.yield()}).
+     */
+    public static Violation run(Scenario<?> scenario, Kconfig config, FreeRunningRuntime.Chooser chooser,
+            FreeRunningRuntime.Points points) {
+        FreeRunningRuntime rt = new FreeRunningRuntime(scenario.settings().overlay(config), chooser, points);
         return rt.execute(scenario.program());
     }
 

@@ -144,6 +144,14 @@ public final class Harness {
         return FreeRun.run(scenario(), config(bugOrNull), chooser);
     }
 
+    /**
+     * One free run on real threads, data choices by {@code chooser}, {@code points} called at every
+     * scheduling point of the model; null = a clean end.
+     */
+    public Violation run(String bugOrNull, FreeRunningRuntime.Chooser chooser, FreeRunningRuntime.Points points) {
+        return FreeRun.run(scenario(), config(bugOrNull), chooser, points);
+    }
+
     Bug bug(String id) {
         for (Bug b : bugs) {
             if (b.id.equals(id)) {

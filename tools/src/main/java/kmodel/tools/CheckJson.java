@@ -34,7 +34,7 @@ import kmodel.verification.UnitResult;
  * {"format": "kmodel-check", "version": 1, "shard": {"index": 0, "count": 1}, "jobs": 2,
  *  "timeSeconds": 1.5,
  *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "strategy": "exhaustive",
- *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 2000000,
+ *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 4000000,
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
  *      preemption bound 2", "bound": 2, "executions": 3194, "outcomes": [...], "stepBoundStops": 0,

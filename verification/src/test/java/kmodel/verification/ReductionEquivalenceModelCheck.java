@@ -103,7 +103,7 @@ class ReductionEquivalenceModelCheck {
     /**
      * Without a bound, on the scenarios the reduced search finishes: it is complete, and it reaches
      * every end state and violation kind plain DFS reaches at preemption bound 2 (plain DFS
-     * without a bound does not finish these in 2,000,000 executions; ReductionProperties compares
+     * without a bound did not finish these in 2,000,000 executions; ReductionProperties compares
      * the two unbounded on generated programs it does finish).
      */
     @TestFactory

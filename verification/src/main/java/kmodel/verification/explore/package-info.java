@@ -20,7 +20,7 @@
  *   <li>step bound: default 20000 scheduling points per execution ({@code --set} is not needed:
  *       {@code ModelCheck.steps(n)}); a run that hits it is reported as hitting the bound, with
  *       the task that was still running (usually an unbounded retry loop without a sleep);</li>
- *   <li>execution budget: default 2,000,000 for exhaustive search (reported as not exhaustive when
+ *   <li>execution budget: default 4,000,000 for exhaustive search (reported as not exhaustive when
  *       hit), and {@code --executions N} for random and PCT.</li>
  * </ul>
  *

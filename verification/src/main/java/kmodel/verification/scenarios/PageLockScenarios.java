@@ -471,7 +471,7 @@ public final class PageLockScenarios {
      * A page locked and under writeback. The holder waits for the writeback to end (as truncation
      * does: a non-killable wait) and then unlocks; a killable locker waits for the lock meanwhile,
      * on the same wait queue, and gets SIGKILL at any point; the writeback ends in interrupt
-     * context. (With a plain locker as a fifth task, bound 2 exceeds the 2,000,000 budget.)
+     * context. (With a plain locker as a fifth task, bound 2 exceeded the 2,000,000 budget of the time.)
      */
     static final class KillableWritebackWorld {
         final CachedFile file = new CachedFile("file", 1);

@@ -265,11 +265,11 @@ public final class DporStrategy implements ExplorationStrategy {
      * When set, an acquire's race with the previous acquire may be hidden by a later step of that
      * acquire's task (the rule before the fix): unsound, for tests that must fail.
      */
-    private boolean acquireShortcut;
+    private final boolean acquireShortcut;
 
     /** Source-DPOR with sleep sets and no preemption bound: complete for the scenario. */
     public DporStrategy() {
-        this(false, Integer.MAX_VALUE, false);
+        this(false, Integer.MAX_VALUE, false, false);
     }
 
     /**
@@ -278,16 +278,17 @@ public final class DporStrategy implements ExplorationStrategy {
      * to reordering of independent steps.
      */
     public DporStrategy(int bound) {
-        this(false, bound, false);
+        this(false, bound, false, false);
     }
 
-    private DporStrategy(boolean blind, int bound, boolean naiveBound) {
+    private DporStrategy(boolean blind, int bound, boolean naiveBound, boolean acquireShortcut) {
         if (bound < 0) {
             throw new IllegalArgumentException("negative preemption bound " + bound);
         }
         this.blind = blind;
         this.bound = bound;
         this.naiveBound = naiveBound;
+        this.acquireShortcut = acquireShortcut;
     }
 
     /**
@@ -295,7 +296,7 @@ public final class DporStrategy implements ExplorationStrategy {
      * backtracking): it must miss outcomes, which the equivalence tests show.
      */
     public static DporStrategy blindForTesting() {
-        return new DporStrategy(true, Integer.MAX_VALUE, false);
+        return new DporStrategy(true, Integer.MAX_VALUE, false, false);
     }
 
     /**
@@ -303,7 +304,7 @@ public final class DporStrategy implements ExplorationStrategy {
      * combination Coons et al. show unsound, for tests that must see it miss what plain DFS finds.
      */
     public static DporStrategy naiveBoundForTesting(int bound) {
-        return new DporStrategy(false, bound, true);
+        return new DporStrategy(false, bound, true, false);
     }
 
     /**
@@ -314,9 +315,7 @@ public final class DporStrategy implements ExplorationStrategy {
      * {@code btrfs-2-readers-1page}. Kept for tests that must see it miss what plain DFS finds.
      */
     public static DporStrategy acquireShortcutForTesting() {
-        DporStrategy s = new DporStrategy(false, Integer.MAX_VALUE, false);
-        s.acquireShortcut = true;
-        return s;
+        return new DporStrategy(false, Integer.MAX_VALUE, false, true);
     }
 
     private boolean bounded() {

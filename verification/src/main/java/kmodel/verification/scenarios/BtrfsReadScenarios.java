@@ -1,6 +1,5 @@
 package kmodel.verification.scenarios;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,9 +14,6 @@ import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.Completion;
 import kmodel.kernel.sched.Sched;
 import kmodel.mm.File;
-import kmodel.mm.FilemapRead;
-import kmodel.mm.IovIter;
-import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
 import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
@@ -78,15 +74,7 @@ public final class BtrfsReadScenarios {
 
         /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on its own open file; checks the bytes. */
         long read(long pos, int len) {
-            File file = files.get(Sched.current().name());
-            IovIter iter = new IovIter(len);
-            long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
-            Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
-            if (ret > 0) {
-                BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, (int) ret);
-            }
-            results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
-            return ret;
+            return BtrfsScenarios.readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
         }
 
         /** A read that must return all {@code len} bytes (a short or failed read is {@code data-corruption}). */

@@ -72,15 +72,7 @@ public final class BtrfsScenarios {
 
         /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on a file of its own. */
         long read(long pos, int len) {
-            File file = files.get(Sched.current().name());
-            IovIter iter = new IovIter(len);
-            long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
-            Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
-            if (ret > 0) {
-                BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, (int) ret);
-            }
-            results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
-            return ret;
+            return readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
         }
 
         void check() {
@@ -99,6 +91,22 @@ public final class BtrfsScenarios {
      * {@code pages}-page file in full with read-ahead of as many pages, racing on
      * {@code add_to_page_cache_lru()}.
      */
+    /**
+     * The current task's {@code read(2)} of {@code len} bytes at {@code pos} through {@code file}:
+     * the bytes read are checked against {@code inode}'s contents, and the result is recorded under
+     * the task's name in {@code results} (the scenario's outcome is per task).
+     */
+    static long readAndCheck(File file, BtrfsInode inode, long pos, int len, Map<String, List<String>> results) {
+        IovIter iter = new IovIter(len);
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        if (ret > 0) {
+            BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, (int) ret);
+        }
+        results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
+        return ret;
+    }
+
     static Scenario<World> readers(String name, int n, int pages) {
         Scenario.Builder<World> b = Scenario.<World>named(name, n + " readers read the same " + pages
                 + "-page btrfs file with read-ahead (seed 000's t1..t4 race)")

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.sched.Sched;
 
 /**
  * block/blk-core.c (v5.10): {@code submit_bio()} and its checks, request completion
@@ -60,6 +61,8 @@ public final class BlkCore {
     public static void submitBio(Bio bio) {
         bio.touch();
         Kernel.BUG_ON(bio.biDisk == null, "submit_bio(" + bio + ") without bi_disk");
+        /* Model-only: I/O started inside an IOCB_NOIO section is blocked-in-nowait. */
+        Sched.mayIssueIo("submit_bio(" + bio + ")");
         if (Bio.bioHasData(bio)) {
             bio.biDisk.stats.countSubmit(bio, Bio.bioSegments(bio));
         }

@@ -27,6 +27,13 @@ public enum ViolationKind {
     LOST_COMPLETION("lost-completion"),
     /** An io_uring request ended with two CQEs. */
     DOUBLE_COMPLETION("double-completion"),
+    /**
+     * A task slept, or started I/O it was told not to start, inside a non-blocking attempt
+     * (io_uring's {@code force_nonblock} issue, an {@code IOCB_NOWAIT} or {@code IOCB_NOIO}
+     * read, a nowait plug): the contract that seed 002's async buffered reads exist to keep.
+     * Checked by {@code Sched.schedule()} and {@code submit_bio()} (see {@code Sched.nowaitEnter}).
+     */
+    BLOCKED_IN_NOWAIT("blocked-in-nowait"),
     /** Bytes returned to a reader differ from the file's bytes. */
     DATA_CORRUPTION("data-corruption"),
     /**

@@ -86,9 +86,72 @@ public final class Sched {
             me.state = Task.TASK_RUNNING;
             return;
         }
+        if (me.nowaitDepth > 0) {
+            Kernel.fail(ViolationKind.BLOCKED_IN_NOWAIT, me.name() + " sleeps in " + Task.stateName(me.state)
+                    + (me.waitingOn != null ? " waiting on " + me.waitingOn : "") + " inside a non-blocking attempt ("
+                    + me.nowaitWhy + ")");
+        }
         rt.block();
         me.waitingOn = null;
         me.waitsFor = null;
+    }
+
+    /**
+     * Enters a non-blocking section of the current task (model-only, no kernel function): io_uring's
+     * {@code force_nonblock} issue, a read with {@code IOCB_NOWAIT}, a submission under a nowait
+     * plug. Until the matching {@link #nowaitExit()}, a {@link #schedule()} that would sleep is a
+     * {@code blocked-in-nowait} violation, reported at the step where the task would sleep, with
+     * what it waits on. Sections nest; {@code why} of the outermost is reported. Not a scheduling
+     * point.
+     */
+    public static void nowaitEnter(String why) {
+        Task me = Kernel.rt().current();
+        if (me.nowaitDepth++ == 0) {
+            me.nowaitWhy = why;
+        }
+    }
+
+    /** Leaves the section entered by the matching {@link #nowaitEnter}. Not a scheduling point. */
+    public static void nowaitExit() {
+        Task me = Kernel.rt().current();
+        Kernel.BUG_ON(me.nowaitDepth <= 0, "nowaitExit() without nowaitEnter() in " + me.name());
+        if (--me.nowaitDepth == 0) {
+            me.nowaitWhy = null;
+        }
+    }
+
+    /**
+     * Enters a section that must not start I/O ({@code IOCB_NOIO}; model-only): until the matching
+     * {@link #noioExit()}, {@link #mayIssueIo} is a {@code blocked-in-nowait} violation. Not a
+     * scheduling point.
+     */
+    public static void noioEnter(String why) {
+        Task me = Kernel.rt().current();
+        if (me.noioDepth++ == 0) {
+            me.noioWhy = why;
+        }
+    }
+
+    /** Leaves the section entered by the matching {@link #noioEnter}. Not a scheduling point. */
+    public static void noioExit() {
+        Task me = Kernel.rt().current();
+        Kernel.BUG_ON(me.noioDepth <= 0, "noioExit() without noioEnter() in " + me.name());
+        if (--me.noioDepth == 0) {
+            me.noioWhy = null;
+        }
+    }
+
+    /**
+     * The check a submission makes ({@code submit_bio()} calls it; model-only): starting I/O inside
+     * a {@link #noioEnter} section is {@code blocked-in-nowait}. {@code what} names the I/O.
+     * Interrupt-context tasks are never in a section. Not a scheduling point.
+     */
+    public static void mayIssueIo(String what) {
+        Task me = Kernel.rt().current();
+        if (me != null && me.noioDepth > 0) {
+            Kernel.fail(ViolationKind.BLOCKED_IN_NOWAIT, me.name() + " starts I/O (" + what
+                    + ") inside a section told not to (" + me.noioWhy + ")");
+        }
     }
 
     /** kernel/sched/core.c: {@code io_schedule()}: schedule() accounted as I/O wait. */

@@ -69,6 +69,17 @@ public final class Task {
     boolean worksExited;
     /** Spinlocks held (the preempt count's view); sleeping with it non-zero is a lock-leak. */
     int locksHeld;
+    /**
+     * Non-blocking sections the task is inside ({@link Sched#nowaitEnter}), and why the outermost
+     * one was entered; sleeping while {@code nowaitDepth > 0} is {@code blocked-in-nowait}.
+     * Model-only (the kernel has no such counter: IOCB_NOWAIT is a contract, not a check);
+     * written only by the task itself.
+     */
+    int nowaitDepth;
+    String nowaitWhy;
+    /** The same for sections that must not start I/O ({@link Sched#noioEnter}, {@code IOCB_NOIO}). */
+    int noioDepth;
+    String noioWhy;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
     String waitingOn;
     /**
@@ -182,6 +193,11 @@ public final class Task {
     /** Sleeping locks this task holds (mutexes, rw_semaphores), oldest first. */
     public java.util.List<LockHolders> heldLocks() {
         return java.util.Collections.unmodifiableList(heldLocks);
+    }
+
+    /** Whether the task is inside a non-blocking section (checks and tests; no scheduling point). */
+    public boolean inNowait() {
+        return nowaitDepth > 0;
     }
 
     /** Whether the task has returned from its body. */

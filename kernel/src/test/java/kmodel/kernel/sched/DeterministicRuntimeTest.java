@@ -106,6 +106,46 @@ class DeterministicRuntimeTest {
     }
 
     @Test
+    void sleepingInsideANonBlockingSectionIsBlockedInNowait() {
+        ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
+            Sched.nowaitEnter("force_nonblock issue of req0");
+            Sched.setCurrentState(Task.TASK_UNINTERRUPTIBLE);
+            Sched.waitingOn("a request tag");
+            Sched.schedule();
+        });
+        assertNotNull(r.violation());
+        assertEquals(ViolationKind.BLOCKED_IN_NOWAIT, r.violation().kind());
+        assertTrue(r.violation().getMessage().contains("waiting on a request tag inside a non-blocking attempt"
+                + " (force_nonblock issue of req0)"), r.violation().getMessage());
+    }
+
+    @Test
+    void sleepingAfterTheSectionEndsIsNotBlockedInNowait() {
+        ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
+            Sched.nowaitEnter("outer");
+            Sched.nowaitEnter("inner");
+            Sched.nowaitExit();
+            Sched.nowaitExit();
+            Sched.setCurrentState(Task.TASK_UNINTERRUPTIBLE);
+            Sched.schedule();
+        });
+        assertNotNull(r.violation());
+        assertEquals(ViolationKind.MISSED_WAKEUP, r.violation().kind());
+    }
+
+    @Test
+    void startingIoInsideANoioSectionIsBlockedInNowait() {
+        ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
+            Sched.noioEnter("IOCB_NOIO read");
+            Sched.mayIssueIo("bio0");
+        });
+        assertNotNull(r.violation());
+        assertEquals(ViolationKind.BLOCKED_IN_NOWAIT, r.violation().kind());
+        assertTrue(r.violation().getMessage().contains("starts I/O (bio0) inside a section told not to (IOCB_NOIO read)"),
+                r.violation().getMessage());
+    }
+
+    @Test
     void sleepingWithASpinlockHeldIsALockLeak() {
         ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
             Spinlock l = new Spinlock("l");

@@ -131,14 +131,21 @@ public final class BlkCore {
      * the end-of-device check, then ops the device does not support. On failure the bio is
      * completed here ({@code bio->bi_status = status; bio_endio(bio)}) and false is returned.
      *
-     * <p>Not modelled: the plug's {@code nowait} (f44268f81295, "if (plug && plug->nowait)
-     * bio->bi_opf |= REQ_NOWAIT"), fault injection, read-only checks, partitions, flush
-     * filtering, throttling and cgroups.
+     * <p>First, as in v5.9+, a bio submitted under a plug with {@code nowait} set becomes
+     * {@code REQ_NOWAIT} (f44268f81295: {@code plug = blk_mq_plug(q, bio); if (plug &&
+     * plug->nowait) bio->bi_opf |= REQ_NOWAIT;}).
+     *
+     * <p>Not modelled: fault injection, read-only checks, partitions, flush filtering,
+     * throttling and cgroups.
      */
     static boolean submitBioChecks(Bio bio) {
         RequestQueue q = bio.biDisk.queue;
         int status = BLK_STS_IOERR;
         boolean notSupported = false;
+        BlkPlug plug = BlkPlug.blkMqPlug();
+        if (plug != null && plug.nowait) {
+            bio.biOpf |= REQ_NOWAIT;
+        }
         if ((bio.biOpf & REQ_NOWAIT) != 0 && !RequestQueue.blkQueueNowait(q)) {
             notSupported = true;
         } else if (bioCheckEod(bio, bio.biDisk.capacity())) {

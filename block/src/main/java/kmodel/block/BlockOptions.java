@@ -18,7 +18,7 @@ public final class BlockOptions {
      * was dropped after Sedat Dilek reported boot slow-downs, and the merged series instead marks
      * bios {@code REQ_NOWAIT} through the submitter's plug (f44268f81295 "block: provide plug
      * based way of signaling forced no-wait semantics", used by io_uring) (KERNEL-NOTES A.10).
-     * The plug is not modelled (see the package limitations). Read through
+     * ({@link BlkPlug}). Read through
      * {@link BlkTypes#reqRahead()}.
      */
     public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,

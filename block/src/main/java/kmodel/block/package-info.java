@@ -37,9 +37,10 @@
  * <ul>
  *   <li>No physical addresses: only ranges of the same page merge in {@code bio_add_page()}, so
  *       multi-page bvecs never form (one bvec per page, as before v5.1).</li>
- *   <li>One request per bio: no plugging, no plug/elevator merging, no I/O scheduler, one
- *       hardware queue. The plug's {@code nowait} (f44268f81295, the merged replacement of seed
- *       002 patch 01) is not modelled, nor is {@code current->bio_list} beyond
+ *   <li>One request per bio: no plug/elevator merging, no I/O scheduler, one hardware queue.
+ *       The task's plug ({@link kmodel.block.BlkPlug}) is modelled only for its {@code nowait}
+ *       (f44268f81295, the merged replacement of seed 002 patch 01); it holds no requests. Nor
+ *       is {@code current->bio_list} modelled beyond
  *       {@code __blk_queue_split()} (a bio submitted from an end_io running synchronously inside
  *       {@code submit_bio()} recurses instead of being queued).</li>
  *   <li>Tags: one sbitmap wait queue instead of 8, {@code wake_batch = 1} (the kernel's value

@@ -80,6 +80,12 @@ public final class Task {
     /** The same for sections that must not start I/O ({@link Sched#noioEnter}, {@code IOCB_NOIO}). */
     int noioDepth;
     String noioWhy;
+    /**
+     * {@code plug}: the block layer's {@code struct blk_plug} of this task while it is plugged
+     * ({@code kmodel.block.BlkPlug}; typed {@code Object} because the kernel module cannot see
+     * the block module). Written and read only by the task itself.
+     */
+    private Object plug;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
     String waitingOn;
     /**
@@ -193,6 +199,16 @@ public final class Task {
     /** Sleeping locks this task holds (mutexes, rw_semaphores), oldest first. */
     public java.util.List<LockHolders> heldLocks() {
         return java.util.Collections.unmodifiableList(heldLocks);
+    }
+
+    /** {@code current->plug} (block layer); only the task itself calls this. */
+    public Object plug() {
+        return plug;
+    }
+
+    /** Sets {@code current->plug} ({@code blk_start_plug()}/{@code blk_finish_plug()}). */
+    public void setPlug(Object plug) {
+        this.plug = plug;
     }
 
     /** Whether the task is inside a non-blocking section (checks and tests; no scheduling point). */

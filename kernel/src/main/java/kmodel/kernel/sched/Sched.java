@@ -91,6 +91,7 @@ public final class Sched {
                     + (me.waitingOn != null ? " waiting on " + me.waitingOn : "") + " inside a non-blocking attempt ("
                     + me.nowaitWhy + ")");
         }
+        me.nvcsw++;
         rt.block();
         me.waitingOn = null;
         me.waitsFor = null;

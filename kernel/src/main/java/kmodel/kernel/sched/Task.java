@@ -86,6 +86,12 @@ public final class Task {
      * the block module). Written and read only by the task itself.
      */
     private Object plug;
+    /**
+     * {@code nvcsw}: voluntary context switches, the sleeps in {@code schedule()} (what
+     * {@code getrusage()} reports as {@code ru_nvcsw} and the seed 002 comparison counts).
+     * Written only by the task itself.
+     */
+    long nvcsw;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
     String waitingOn;
     /**
@@ -209,6 +215,11 @@ public final class Task {
     /** Sets {@code current->plug} ({@code blk_start_plug()}/{@code blk_finish_plug()}). */
     public void setPlug(Object plug) {
         this.plug = plug;
+    }
+
+    /** {@code nvcsw}: the task's sleeps so far (checks, counters; no scheduling point). */
+    public long nvcsw() {
+        return nvcsw;
     }
 
     /** Whether the task is inside a non-blocking section (checks and tests; no scheduling point). */

@@ -253,6 +253,8 @@ public final class IoWq {
     public int worksRun;
     /** Works cancelled before they ran ({@code io_run_cancel()}). Counter. */
     public int worksCancelled;
+    /** Every task the pool started (the manager, then each worker), for counting their context switches. */
+    public final ArrayList<Task> tasks = new ArrayList<>();
     private int workerSeq;
 
     private IoWq(String name, int bounded, int maxUnbound, DoWork doWork, FreeWork freeWork) {
@@ -285,6 +287,7 @@ public final class IoWq {
         Kernel.BUG_ON(doWork == null || freeWork == null, "io_wq_create: no do_work/free_work");
         IoWq wq = new IoWq(name, bounded, maxUnbound, doWork, freeWork);
         wq.manager = Kernel.rt().spawn(name + ".manager", "io-wq", false, true, () -> ioWqManager(wq));
+        wq.tasks.add(wq.manager);
         Completion.waitForCompletionIo(wq.started);
         wq.useRefs.set(1);
         return wq;
@@ -603,6 +606,7 @@ public final class IoWq {
         String wname = wq.name + ".worker" + wq.workerSeq++;
         IoWorker worker = new IoWorker(wqe, wname);
         worker.task = kthreadCreate(wname, () -> ioWqeWorker(worker));
+        wq.tasks.add(worker.task);
         wq.workersCreated++;
         Kernel.event("io-wq: %s created (%s)", wname, index == IO_WQ_ACCT_BOUND ? "bound" : "unbound");
 

@@ -16,16 +16,6 @@ public final class BlockBugs {
     public static final String BIO_SPLIT_ADVANCES_SECTOR_ONLY = "bio-split-advances-sector-only";
 
     /**
-     * The v4.x wake-up in v5.10's {@code __sbq_wake_up()} (lib/sbitmap.c): the winner of the
-     * {@code wait_cnt} re-arm wakes one waiter ({@code wake_up(&ws->wait)}, as v4.x's
-     * {@code sbq_wake_up()} did, e.g. v4.16) instead of a batch
-     * ({@code wake_up_nr(&ws->wait, wake_batch)}, as v5.10 does). Tag waiters sleep exclusively, so with {@code wake_batch > 1} every
-     * {@code wake_batch} freed tags wake only one of them, and the tags in flight when the others
-     * went to sleep run out before their turn. Manifests as {@code missed-wakeup}.
-     */
-    public static final String SBQ_WAKE_ONE_PER_BATCH = "sbq-wake-one-per-batch";
-
-    /**
      * A tag waiter that does not count itself in {@code ws_active}: {@code sbitmap_prepare_to_wait()}
      * (lib/sbitmap.c) queues it without the {@code atomic_inc(&sbq->ws_active)}, so
      * {@code sbq_wake_ptr()} sees no waiters and frees wake nobody. The shape of the bug fixed in
@@ -40,6 +30,6 @@ public final class BlockBugs {
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAKE_ONE_PER_BATCH, SBQ_WAIT_NOT_COUNTED};
+        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED};
     }
 }

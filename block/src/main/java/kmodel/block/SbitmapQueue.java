@@ -302,13 +302,31 @@ public final class SbitmapQueue {
     /**
      * lib/sbitmap.c: {@code sbitmap_deferred_clear()} (v5.10): under {@code swap_lock}, if the
      * word has deferred clears, take them ({@code xchg(&cleared, 0)}) and clear them in
-     * {@code word} ({@code cmpxchg()} loop). True if any were moved.
+     * {@code word} ({@code cmpxchg()} loop). True if any were moved: the caller tries the word
+     * again; false, it gives up on the word.
+     *
+     * <p>v5.10 races here (fixed in v6.10 by 72d04bdcf3f7, "sbitmap: fix io hung due to race on
+     * sbitmap_word::cleared"): allocator A finds the word full, allocator B moves the cleared
+     * bits back, then A finds {@code cleared} empty and gives up on a word with free bits; a tag
+     * waiter that gives up so sleeps, and with {@code wake_batch > 1} the frees still to come may
+     * not reach its queue's {@code wait_cnt} (scenario {@code finding-sbitmap-cleared-race}). With
+     * {@link BlockOptions#SBITMAP_CLEARED_RACE_FIX} (default n) an empty {@code cleared} answers
+     * whether the word has a free bit now, as the fix does.
      */
     boolean sbitmapDeferredClear(int index) {
         SbitmapWord w = map[index];
         boolean ret = false;
         long flags = Spinlock.spinLockIrqsave(w.swapLock);
-        if (Bitops.readWord(w.cleared) != 0) {
+        if (Bitops.readWord(w.cleared) == 0) {
+            if (Kernel.config().enabled(BlockOptions.SBITMAP_CLEARED_RACE_FIX)) {
+                /*
+                 * 72d04bdcf3f7 (v6.10): another allocator may have moved the cleared bits back
+                 * since this one found the word full: retry if the word has a free bit now.
+                 */
+                long wordMask = w.depth == 64 ? ~0L : (1L << w.depth) - 1;
+                ret = (Bitops.readWord(w.word) & wordMask) != wordMask;
+            }
+        } else {
             long mask = Bitops.xchg(w.cleared, 0);
             long val;
             do {
@@ -390,11 +408,7 @@ public final class SbitmapQueue {
             int ret = w.waitCnt.cmpxchg(waitCnt, batch);
             if (ret == waitCnt) {
                 sbqIndexAtomicInc(wakeIndex);
-                if (Kernel.bug(BlockBugs.SBQ_WAKE_ONE_PER_BATCH)) {
-                    Wait.wakeUp(w.wait); // v4.19: wake_up(&ws->wait), one exclusive waiter
-                } else {
-                    Wait.__wakeUp(w.wait, Task.TASK_NORMAL, batch, null); // wake_up_nr(&ws->wait, wake_batch)
-                }
+                Wait.__wakeUp(w.wait, Task.TASK_NORMAL, batch, null); // wake_up_nr(&ws->wait, wake_batch)
                 return false;
             }
             return true;

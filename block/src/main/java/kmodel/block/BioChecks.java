@@ -88,25 +88,27 @@ public final class BioChecks {
     }
 
     /**
-     * A queue's tag invariants: every tag marked busy has its request holding one reference, and
+     * A queue's tag invariants: every tag in use (its bit set in the sbitmap word and not deferred
+     * in {@code cleared}) has its request holding one reference, and
      * every free tag's request none; nobody waits for a tag while one is free
      * ({@code missed-wakeup}). Call when the queue is quiet (no completion or wake-up in
      * progress), e.g. at the end of a run.
      */
     public static void checkQueueQuiescent(RequestQueue q) {
-        long busy = q.tags.bitmapTags.word.peek();
+        SbitmapQueue bt = q.tags.bitmapTags;
         for (int t = 0; t < q.tags.nrTags; t++) {
             Request rq = q.staticRq(t);
-            boolean held = (busy & (1L << t)) != 0;
+            boolean held = bt.peekBusy(t);
             if (held != (rq.refs() == 1)) {
                 Kernel.fail(ViolationKind.BUG_ON, "tag invariant: tag " + t + (held ? " busy" : " free") + " but "
                         + rq.name() + " holds " + rq.refs() + " reference(s)");
             }
         }
         int waiters = q.peekTagWaiters();
-        if (waiters > 0 && Long.bitCount(busy) < q.tags.nrTags) {
+        int busy = bt.peekBusy();
+        if (waiters > 0 && busy < q.tags.nrTags) {
             Kernel.fail(ViolationKind.MISSED_WAKEUP, "tag invariant: " + waiters + " task(s) wait for a tag of " + q
-                    + " while " + (q.tags.nrTags - Long.bitCount(busy)) + " tag(s) are free");
+                    + " while " + (q.tags.nrTags - busy) + " tag(s) are free");
         }
     }
 }

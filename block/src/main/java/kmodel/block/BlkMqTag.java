@@ -27,9 +27,12 @@ public final class BlkMqTag {
 
     /**
      * block/blk-mq-tag.c: {@code blk_mq_get_tag()} (v5.10): try the bitmap; with
-     * {@code BLK_MQ_REQ_NOWAIT} give up; otherwise loop: try, {@code sbitmap_prepare_to_wait()}
-     * (exclusive, {@code TASK_UNINTERRUPTIBLE}), try again, {@code io_schedule()},
-     * {@code sbitmap_finish_wait()}.
+     * {@code BLK_MQ_REQ_NOWAIT} give up; otherwise take a wait queue ({@code bt_wait_ptr()}, which
+     * moves the hardware context's {@code wait_index} on) and loop: try,
+     * {@code sbitmap_prepare_to_wait()} (exclusive, {@code TASK_UNINTERRUPTIBLE}), try again,
+     * {@code io_schedule()}, {@code sbitmap_finish_wait()}, and the next wait queue
+     * ({@code bt_wait_ptr()} again). With one hardware queue the tags never change under the
+     * waiter, so the {@code bt != bt_prev} compensating wake-up never fires and is left out.
      */
     static int blkMqGetTag(RequestQueue q, boolean nowait) {
         SbitmapQueue bt = q.tags.bitmapTags;
@@ -41,12 +44,14 @@ public final class BlkMqTag {
             return BLK_MQ_NO_TAG;
         }
         SbitmapQueue.SbqWait wait = new SbitmapQueue.SbqWait(Sched.current().name() + ".sbq_wait");
+        SbitmapQueue.SbqWaitState ws = bt.sbqWaitPtr(q.hctxWaitIndex);
         for (;;) {
+            /* blk_mq_run_hw_queue(): nothing is held back in the model (requests are issued at once). */
             tag = __blkMqGetTag(bt);
             if (tag != BLK_MQ_NO_TAG) {
                 break;
             }
-            bt.sbitmapPrepareToWait(wait, Task.TASK_UNINTERRUPTIBLE);
+            bt.sbitmapPrepareToWait(ws, wait, Task.TASK_UNINTERRUPTIBLE);
             tag = __blkMqGetTag(bt);
             if (tag != BLK_MQ_NO_TAG) {
                 break;
@@ -55,9 +60,10 @@ public final class BlkMqTag {
             Kernel.event("blk_mq_get_tag: no tag on %s, sleeps", q);
             Sched.waitingOn("a request tag of " + q);
             Sched.ioSchedule();
-            bt.sbitmapFinishWait(wait);
+            bt.sbitmapFinishWait(ws, wait);
+            ws = bt.sbqWaitPtr(q.hctxWaitIndex);
         }
-        bt.sbitmapFinishWait(wait);
+        bt.sbitmapFinishWait(ws, wait);
         wait.wait.leaveScope();
         return tag;
     }

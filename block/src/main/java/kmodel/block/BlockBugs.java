@@ -15,11 +15,21 @@ public final class BlockBugs {
      */
     public static final String BIO_SPLIT_ADVANCES_SECTOR_ONLY = "bio-split-advances-sector-only";
 
+    /**
+     * A tag waiter that does not count itself in {@code ws_active}: {@code sbitmap_prepare_to_wait()}
+     * (lib/sbitmap.c) queues it without the {@code atomic_inc(&sbq->ws_active)}, so
+     * {@code sbq_wake_ptr()} sees no waiters and frees wake nobody. The shape of the bug fixed in
+     * v5.1 by "blk-mq: fix sbitmap ws_active for shared tags" (Jens Axboe, 2019), where
+     * {@code blk_mq_mark_tag_wait()} queued the dispatch wait entry on a tag wait queue without
+     * counting it; here it is moved to the allocator's own waiter. Manifests as {@code missed-wakeup}.
+     */
+    public static final String SBQ_WAIT_NOT_COUNTED = "sbq-wait-not-counted";
+
     private BlockBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY};
+        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED};
     }
 }

@@ -24,8 +24,30 @@ public final class BlockOptions {
     public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,
             "seed 002 patch 01: REQ_RAHEAD implies REQ_NOWAIT (n: merged v5.9 form, REQ_RAHEAD alone)");
 
+    /**
+     * include/linux/sbitmap.h: {@code SBQ_WAIT_QUEUES}, the tag wait queues of an
+     * {@code sbitmap_queue} (kernel: 8). A model-scaling knob like {@code PAGE_WAIT_TABLE_SIZE}:
+     * smaller values (1, 2 or 4) keep {@code sbq_calc_wake_batch()}'s
+     * {@code wake_batch = clamp(depth / SBQ_WAIT_QUEUES, 1, 8)} above 1 at depths small enough to
+     * explore (one queue: depth 2 gives {@code wake_batch = 2}; the kernel needs depth 16).
+     */
+    public static final KconfigOption SBQ_WAIT_QUEUES = KconfigOption.integer("SBQ_WAIT_QUEUES", 8, 1, 8,
+            "tag wait queues per sbitmap_queue, 1, 2, 4 or 8 (kernel: 8); wake_batch = clamp(depth / this, 1, 8)");
+
+    /**
+     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared", v6.10), not in
+     * v5.10 (default n): {@code sbitmap_deferred_clear()} with nothing in {@code cleared} tells
+     * the allocator to retry the word if it has a free bit, instead of giving up on it. Without
+     * it a tag waiter can sleep next to a free tag that a concurrent allocator just moved back,
+     * and stay asleep when {@code wake_batch > 1}: scenario {@code finding-sbitmap-cleared-race}
+     * shows it on v5.10; {@code tag-waiters-batch} sets the option and passes. See
+     * {@link SbitmapQueue#sbitmapDeferredClear}.
+     */
+    public static final KconfigOption SBITMAP_CLEARED_RACE_FIX = KconfigOption.bool("SBITMAP_CLEARED_RACE_FIX", false,
+            "72d04bdcf3f7 (v6.10): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
-        return new KconfigOption[] {REQ_RAHEAD_NOWAIT};
+        return new KconfigOption[] {REQ_RAHEAD_NOWAIT, SBQ_WAIT_QUEUES, SBITMAP_CLEARED_RACE_FIX};
     }
 }

@@ -12,7 +12,8 @@ import kmodel.mm.Page;
 /**
  * A simulated blk-mq disk and its driver, in the manner of drivers/block/null_blk with
  * {@code irqmode} set: media of 512-byte sectors with contents, {@code nr_requests} request
- * tags, optional {@code QUEUE_FLAG_NOWAIT}, and injectable read errors.
+ * tags, a {@link DiskKind} ({@code REQ_NOWAIT} supported, not supported, or failed with
+ * {@code BLK_STS_AGAIN} at completion), and injectable read errors.
  *
  * <h2>Completion in interrupt context</h2>
  * {@link #queueRq} starts the request and creates an interrupt-context task named
@@ -27,6 +28,8 @@ import kmodel.mm.Page;
  *       consumed), {@code bio_endio()} (the bio's {@code bi_end_io}, still in interrupt
  *       context), and only then the request and its tag are freed, waking a tag waiter.</li>
  * </ol>
+ * On an {@link DiskKind#AGAIN_AT_COMPLETION} disk a {@code REQ_NOWAIT} request transfers nothing
+ * and ends with {@code BLK_STS_AGAIN} instead.
  *
  * <p>Lock rule: the media is touched only by completions of requests for the sectors in
  * question and by set-up code; concurrent requests for the same sectors are not ordered (as on
@@ -44,14 +47,27 @@ public final class Disk implements BlkMqOps {
     private final TreeMap<Long, byte[]> written = new TreeMap<>();
     /** Sectors whose reads fail with {@code BLK_STS_IOERR}. */
     private final TreeSet<Long> badSectors = new TreeSet<>();
+    /** What the device does with {@code REQ_NOWAIT}; set up once. */
+    public final DiskKind kind;
 
     /**
      * A disk of {@code nrSectors} sectors with {@code nrTags} request tags; {@code nowait}
-     * sets {@code QUEUE_FLAG_NOWAIT}. The media initially holds {@link #pattern}.
+     * sets {@code QUEUE_FLAG_NOWAIT} ({@link DiskKind#NOWAIT}, else {@link DiskKind#NO_NOWAIT}).
+     * The media initially holds {@link #pattern}.
      */
     public Disk(BlockLayer layer, String name, long nrSectors, int nrTags, boolean nowait) {
+        this(layer, name, nrSectors, nrTags, nowait ? DiskKind.NOWAIT : DiskKind.NO_NOWAIT);
+    }
+
+    /**
+     * A disk of {@code nrSectors} sectors with {@code nrTags} request tags, of the given kind:
+     * {@code QUEUE_FLAG_NOWAIT} is set unless {@code kind} is {@link DiskKind#NO_NOWAIT}. The
+     * media initially holds {@link #pattern}.
+     */
+    public Disk(BlockLayer layer, String name, long nrSectors, int nrTags, DiskKind kind) {
         Kernel.BUG_ON(nrSectors <= 0, "disk size " + nrSectors);
-        this.queue = new RequestQueue(layer, name, nrTags, nowait, this);
+        this.kind = kind;
+        this.queue = new RequestQueue(layer, name, nrTags, kind != DiskKind.NO_NOWAIT, this);
         this.gendisk = new GenDisk(layer, name, queue, nrSectors);
         this.gendisk.privateData = this;
         this.queue.disk = gendisk;
@@ -203,12 +219,23 @@ public final class Disk implements BlkMqOps {
     }
 
     /**
-     * The completion interrupt: transfer the data, then {@code blk_mq_end_request()} with
+     * The completion interrupt: on an {@link DiskKind#AGAIN_AT_COMPLETION} disk a
+     * {@code REQ_NOWAIT} request ends with {@code BLK_STS_AGAIN} and no data; otherwise transfer
+     * the data, then {@code blk_mq_end_request()} with
      * {@code BLK_STS_OK}, or {@code BLK_STS_IOERR} when a read met a bad sector (the sectors before
      * it were transferred, as a device DMAs before reporting the error).
      */
     void completeRequest(Request rq) {
         Bio bio = rq.bio;
+        if (kind == DiskKind.AGAIN_AT_COMPLETION && (rq.cmdFlags & BlkTypes.REQ_NOWAIT) != 0) {
+            /* The driver ran out of resources for a nowait request: nothing moves, BLK_STS_AGAIN. */
+            gendisk.stats.againAtCompletion++;
+            if (BlkTypes.tracing()) {
+                Kernel.event("%s fails nowait %s: BLK_STS_AGAIN", gendisk, bio);
+            }
+            BlkMq.blkMqEndRequest(rq, BlkTypes.BLK_STS_AGAIN);
+            return;
+        }
         boolean write = BlkTypes.opIsWrite(BlkTypes.opOf(rq.cmdFlags));
         long pos = rq.blkRqPos() << SECTOR_SHIFT;
         int status = BlkTypes.BLK_STS_OK;

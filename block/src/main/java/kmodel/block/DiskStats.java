@@ -33,6 +33,8 @@ public final class DiskStats {
     public long bytesWritten;
     /** Bios failed with {@code BLK_STS_AGAIN} because no request tag was free. */
     public long again;
+    /** {@code REQ_NOWAIT} requests the driver failed with {@code BLK_STS_AGAIN} at completion ({@link DiskKind#AGAIN_AT_COMPLETION}). */
+    public long againAtCompletion;
     /** Bios failed with {@code BLK_STS_NOTSUPP} (e.g. {@code REQ_NOWAIT} without queue support). */
     public long notsupp;
     /** Requests completed with {@code BLK_STS_IOERR} (injected media errors), or bios failed at submit. */

@@ -1,5 +1,6 @@
 package kmodel.block;
 
+import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.atomic.FlagsWord;
 
@@ -12,7 +13,15 @@ import kmodel.kernel.atomic.FlagsWord;
  * are set up before any I/O and then only read.
  */
 public final class RequestQueue {
-    /** include/linux/blkdev.h: {@code QUEUE_FLAG_NOWAIT} (v5.10): device supports NOWAIT. */
+    /**
+     * include/linux/blkdev.h: {@code QUEUE_FLAG_NOWAIT} (021a24460dc2, v5.11: "device supports
+     * NOWAIT"). v5.10 has no such flag: its {@code submit_bio_checks()} fails a
+     * {@code REQ_NOWAIT} bio with {@code BLK_STS_NOTSUPP} when {@code !queue_is_mq(q)}, i.e. on a
+     * bio-based queue (device mapper, md, ...). The model's flag stands for that test: set, the
+     * queue is a blk-mq queue ({@code queue_is_mq()}); clear, it answers {@code REQ_NOWAIT} as a
+     * v5.10 bio-based queue does (the model still serves its other bios through blk-mq). See
+     * {@link DiskKind}.
+     */
     public static final int QUEUE_FLAG_NOWAIT = 29;
     /** include/linux/blkdev.h: {@code BLK_DEF_MAX_SECTORS}. */
     public static final int BLK_DEF_MAX_SECTORS = 2560;
@@ -59,6 +68,11 @@ public final class RequestQueue {
     public final BlkMqTags tags;
     /** {@code bio_split}: the bio set {@code __blk_queue_split()} allocates from. */
     public final BioSet bioSplit;
+    /**
+     * {@code queue_hw_ctx[0]->wait_index}: the wait queue the next tag waiter of the one hardware
+     * context takes ({@code bt_wait_ptr()}); moved on without a lock ({@code sbq_index_atomic_inc()}).
+     */
+    final AtomicT hctxWaitIndex;
     /** {@code mq_ops}. */
     BlkMqOps mqOps;
     /** The disk this queue serves (set when the disk is added). */
@@ -75,6 +89,7 @@ public final class RequestQueue {
         this.queueFlags = new FlagsWord(name + ".queue_flags");
         this.nrRequests = nrRequests;
         this.tags = new BlkMqTags(this, nrRequests);
+        this.hctxWaitIndex = new AtomicT(name + ".hctx0.wait_index", 0);
         this.bioSplit = new BioSet(layer, name + ".bio_split", Bio::new);
         this.mqOps = ops;
         if (nowait) {
@@ -114,7 +129,7 @@ public final class RequestQueue {
 
     /** Tag waiters queued now, without a scheduling point (checks and tests). */
     public int peekTagWaiters() {
-        return tags.bitmapTags.ws.peekLength();
+        return tags.bitmapTags.peekWaiters();
     }
 
     /** The disk this queue serves. */

@@ -24,12 +24,14 @@
  *
  * <h2>Locks (outer to inner)</h2>
  * <pre>
- *   sbitmap ws.lock              (tag wait queue: prepare_to_wait_exclusive / __wake_up)
+ *   sbitmap ws[i].wait.lock      (tag wait queues: prepare_to_wait_exclusive / __wake_up)
+ *   sbitmap map[i].swap_lock     (sbitmap_deferred_clear; nothing nests in it but atomics)
  *   completion wait.lock         (submit_bio_wait: complete / wait_for_completion_io)
  * </pre>
  * No block-layer lock nests inside another, and none is held across {@code schedule()}. A bio
  * is handed from owner to owner (builder, block layer, driver, end_io) and needs no lock;
- * {@code __bi_cnt}, {@code __bi_remaining}, the tag bitmap and {@code ws_active} are atomics.
+ * {@code __bi_cnt}, {@code __bi_remaining}, the tag bitmap ({@code word}, {@code cleared}),
+ * {@code ws_active}, {@code wake_index} and each {@code wait_cnt} are atomics.
  * {@code bi_end_io} runs in interrupt context (the disk's completion task) or, for early failures
  * ({@code BLK_STS_AGAIN}, {@code BLK_STS_NOTSUPP}, end of device), in the submitter's context.
  *
@@ -43,8 +45,15 @@
  *       is {@code current->bio_list} modelled beyond
  *       {@code __blk_queue_split()} (a bio submitted from an end_io running synchronously inside
  *       {@code submit_bio()} recurses instead of being queued).</li>
- *   <li>Tags: one sbitmap wait queue instead of 8, {@code wake_batch = 1} (the kernel's value
- *       below 16 tags), no reserved or scheduler tags; drivers never return a busy status.</li>
+ *   <li>Tags: {@code lib/sbitmap.c} as in v5.10 (words of {@code 1 << shift} bits, deferred
+ *       clears, {@code SBQ_WAIT_QUEUES} wait queues woken in batches of {@code wake_batch}), but
+ *       the per-cpu allocation hint is always 0, no round-robin or shallow allocation, no resize;
+ *       {@code SBQ_WAIT_QUEUES} can be scaled down by Kconfig ({@code SBQ_WAIT_QUEUES=1, 2, 4}) so
+ *       that {@code wake_batch > 1} appears at small depths. One hardware context; no reserved,
+ *       scheduler or shared tags; drivers never return a busy status.</li>
+ *   <li>Devices ({@link kmodel.block.DiskKind}): {@code REQ_NOWAIT} supported, not supported
+ *       (v5.10's bio-based queues, stood for by a blk-mq queue without {@code QUEUE_FLAG_NOWAIT}),
+ *       or failed with {@code BLK_STS_AGAIN} at completion by the driver.</li>
  *   <li>Allocation never fails (bioset mempools; no GFP flags). No integrity, crypto, cgroups,
  *       throttling, partitions, zoned devices or polling.</li>
  *   <li>Queue limits: {@code max_sectors} and {@code max_segments}; segment size is at least a

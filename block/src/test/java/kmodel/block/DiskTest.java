@@ -307,7 +307,8 @@ class DiskTest {
         runViolating(ViolationKind.MISSED_WAKEUP, () -> {
             Disk disk = new Disk(new BlockLayer(), "sda", 64, 2, true);
             SbitmapQueue.SbqWait wait = new SbitmapQueue.SbqWait("t1.sbq_wait");
-            disk.queue.tags.bitmapTags.sbitmapPrepareToWait(wait, kmodel.kernel.sched.Task.TASK_UNINTERRUPTIBLE);
+            SbitmapQueue bt = disk.queue.tags.bitmapTags;
+            bt.sbitmapPrepareToWait(bt.ws[0], wait, kmodel.kernel.sched.Task.TASK_UNINTERRUPTIBLE);
             BioChecks.checkQueueQuiescent(disk.queue);
         });
     }

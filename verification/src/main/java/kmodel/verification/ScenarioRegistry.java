@@ -35,6 +35,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry findings() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerFindings(r);
+        BlockScenarios.registerFindings(r);
         return r;
     }
 
@@ -49,6 +50,7 @@ public final class ScenarioRegistry {
         PageLockScenarios.registerLarge(r);
         BtrfsScenarios.registerLarge(r);
         WriteScenarios.registerLarge(r);
+        BlockScenarios.registerLarge(r);
         return r;
     }
 

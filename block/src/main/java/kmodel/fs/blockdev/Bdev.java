@@ -5,6 +5,7 @@ import kmodel.block.BlkTypes;
 import kmodel.block.BlockDevice;
 import kmodel.block.BlockLayer;
 import kmodel.block.Disk;
+import kmodel.block.DiskKind;
 import kmodel.block.DiskStats;
 import kmodel.block.RequestQueue;
 import kmodel.kernel.Kernel;
@@ -38,10 +39,10 @@ public final class Bdev {
     public final int raPages;
     private int opened;
 
-    private Bdev(BlockLayer layer, String name, int nrPages, int nrTags, int raPages, boolean nowait) {
+    private Bdev(BlockLayer layer, String name, int nrPages, int nrTags, int raPages, DiskKind kind) {
         this.layer = layer;
         this.raPages = raPages;
-        this.disk = new Disk(layer, name, (long) nrPages << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT), nrTags, nowait);
+        this.disk = new Disk(layer, name, (long) nrPages << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT), nrTags, kind);
         this.bdev = new BlockDevice(disk.gendisk);
         this.inode = new Inode("bdev:" + name, (long) nrPages << Page.PAGE_SHIFT, new BlockDev.DefBlkAops(bdev),
                 Page.PAGE_SHIFT);
@@ -59,7 +60,22 @@ public final class Bdev {
 
     /** As {@link #create(int, int, int)}, in an existing block layer, choosing NOWAIT support. */
     public static Bdev create(BlockLayer layer, int nrPages, int nrTags, int raPages, boolean nowait) {
-        return new Bdev(layer, layer.nextDiskName(), nrPages, nrTags, raPages, nowait);
+        return create(layer, nrPages, nrTags, raPages, nowait ? DiskKind.NOWAIT : DiskKind.NO_NOWAIT);
+    }
+
+    /**
+     * As {@link #create(int, int, int)}, on a device of the given kind: {@link DiskKind#NOWAIT}
+     * (the default), {@link DiskKind#NO_NOWAIT} ({@code REQ_NOWAIT} fails with
+     * {@code BLK_STS_NOTSUPP} at submission) or {@link DiskKind#AGAIN_AT_COMPLETION}
+     * ({@code REQ_NOWAIT} fails with {@code BLK_STS_AGAIN} in the completion interrupt).
+     */
+    public static Bdev create(int nrPages, int nrTags, int raPages, DiskKind kind) {
+        return create(new BlockLayer(), nrPages, nrTags, raPages, kind);
+    }
+
+    /** As {@link #create(int, int, int, DiskKind)}, in an existing block layer. */
+    public static Bdev create(BlockLayer layer, int nrPages, int nrTags, int raPages, DiskKind kind) {
+        return new Bdev(layer, layer.nextDiskName(), nrPages, nrTags, raPages, kind);
     }
 
     /** fs/block_dev.c: {@code blkdev_open()}: a new file on the device ("sda.f0", "sda.f1", ...). */

@@ -105,4 +105,37 @@ public final class Bitops {
             w.bits &= ~mask(nr);
         }
     }
+
+    /**
+     * include/linux/compiler.h: {@code READ_ONCE()} of a whole word (the loads of
+     * {@code find_next_zero_bit()}, or a test of an {@code unsigned long} for zero): one read point.
+     */
+    public static long readWord(FlagsWord w) {
+        Kernel.rt().pointRead("READ_ONCE", w);
+        synchronized (w) {
+            return w.bits;
+        }
+    }
+
+    /** arch/x86/include/asm/cmpxchg.h: {@code xchg()} on an {@code unsigned long}: returns the old value. */
+    public static long xchg(FlagsWord w, long value) {
+        Kernel.rt().point("xchg", w);
+        synchronized (w) {
+            long old = w.bits;
+            w.bits = value;
+            return old;
+        }
+    }
+
+    /** arch/x86/include/asm/cmpxchg.h: {@code cmpxchg()} on an {@code unsigned long}: returns the old value. */
+    public static long cmpxchg(FlagsWord w, long expect, long update) {
+        Kernel.rt().point("cmpxchg", w);
+        synchronized (w) {
+            long old = w.bits;
+            if (old == expect) {
+                w.bits = update;
+            }
+            return old;
+        }
+    }
 }

@@ -109,6 +109,10 @@ public final class BugCatalog {
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
                 "the split-off remainder moves bi_sector and bi_size but not its place in the bvec table"));
+        b.add(bug(BlockBugs.SBQ_WAIT_NOT_COUNTED,
+                "mutation of sbitmap_prepare_to_wait() (lib/sbitmap.c, v5.10), after \"blk-mq: fix sbitmap ws_active for shared tags\" (v5.1)",
+                "tag-waiters", ViolationKind.MISSED_WAKEUP, "r1 sleeps in TASK_UNINTERRUPTIBLE waiting on a request tag of sda",
+                "a tag waiter queues without atomic_inc(&ws_active): sbq_wake_ptr() sees no waiters and frees wake nobody"));
         b.add(bug(BtrfsBugs.PAGEPOOL_DOUBLE_RELEASE,
                 "mutation of seed 000's pagepool loop (67c9684f48ea): the losing page released twice", "btrfs-2-readers-1page",
                 ViolationKind.DOUBLE_RELEASE, "on a freed page",

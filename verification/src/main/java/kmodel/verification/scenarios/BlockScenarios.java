@@ -1,9 +1,12 @@
 package kmodel.verification.scenarios;
 
 import kmodel.block.Bio;
+import kmodel.block.BioChecks;
 import kmodel.block.BlkCore;
 import kmodel.block.BlkTypes;
 import kmodel.block.BlockBio;
+import kmodel.block.BlockOptions;
+import kmodel.block.DiskKind;
 import kmodel.kernel.sched.Completion;
 import kmodel.fs.blockdev.Bdev;
 import kmodel.kernel.Kernel;
@@ -33,6 +36,141 @@ public final class BlockScenarios {
     public static void registerAll(ScenarioRegistry r) {
         r.register(dioSplitClones());
         r.register(dioSplitQueueLimits());
+        r.register(tagWaiters());
+    }
+
+    /** Registers the block scenarios too large for the default run (checked when named, within a bound). */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(tagWaitersBatch());
+    }
+
+    /** Registers the block scenarios that show model findings (they fail on the default configuration). */
+    public static void registerFindings(ScenarioRegistry r) {
+        r.register(findingSbitmapClearedRace());
+    }
+
+    // ------------------------------------------------------------------ tag waiters
+
+    /**
+     * More submitters than request tags: each submits one read of its own page of the device and
+     * leaves ({@code bi_end_io} records the status and puts the bio, in interrupt context), so
+     * some sleep in {@code blk_mq_get_tag()} on the sbitmap wait queues until completions, which
+     * run in any order, free tags.
+     */
+    static final class TagWorld {
+        final Bdev bdev;
+        final Page[] pages;
+        final Bio[] bios;
+        final int[] status;
+
+        TagWorld(int tags, int submitters) {
+            bdev = Bdev.create(submitters, tags, 0, DiskKind.NOWAIT);
+            pages = new Page[submitters];
+            bios = new Bio[submitters];
+            status = new int[submitters];
+            PageAllocator alloc = new PageAllocator(1);
+            for (int i = 0; i < submitters; i++) {
+                pages[i] = alloc.allocPage();
+                Kernel.lifetimes().expect(pages[i], 1, "reader's buffer");
+                /* Built here, not in the tasks, to keep the exploration to the tags. */
+                Bio bio = BlockBio.bioAlloc(bdev.layer, 1);
+                bio.biDisk = bdev.disk.gendisk;
+                bio.biIter.biSector = (long) i << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT);
+                bio.biOpf = BlkTypes.REQ_OP_READ;
+                BlockBio.bioAddPage(bio, pages[i], Page.PAGE_SIZE, 0);
+                final int reader = i;
+                bio.biEndIo = b -> status[reader] = b.biStatus;
+                Kernel.lifetimes().expect(bio, 1, "reader's bio");
+                bios[i] = bio;
+                status[i] = -1;
+            }
+        }
+
+        /** Submits reader {@code i}'s read (sleeping for a tag if none is free) and leaves. */
+        void submit(int i) {
+            BlkCore.submitBio(bios[i]);
+        }
+
+        /**
+         * Every read ended well with the device's bytes, every tag is free and no tag waiter is
+         * stranded (and the runtime's own check: nobody still sleeps).
+         */
+        void check() {
+            BioChecks.checkQueueQuiescent(bdev.queue());
+            for (int i = 0; i < pages.length; i++) {
+                if (status[i] != BlkTypes.BLK_STS_OK) {
+                    Kernel.fail(ViolationKind.BUG_ON, "read of page " + i + " ended with " + status[i]);
+                }
+                bdev.expectBytes((long) i << Page.PAGE_SHIFT, pages[i].data, 0, Page.PAGE_SIZE);
+            }
+        }
+    }
+
+    private static Scenario<TagWorld> tagReaders(Scenario.Builder<TagWorld> b, int submitters) {
+        return tagReaders(b, 0, submitters);
+    }
+
+    /** Readers {@code [0, first)} are submitted by the set-up (their requests in flight at the start). */
+    private static Scenario<TagWorld> tagReaders(Scenario.Builder<TagWorld> b, int first, int submitters) {
+        for (int i = first; i < submitters; i++) {
+            final int page = i;
+            b.task("r" + i, w -> w.submit(page));
+        }
+        return b.atEnd(TagWorld::check).outcome(w -> w.bdev.stats().tagWaits + " tag sleeps").build();
+    }
+
+    /**
+     * {@code tag-waiters}: two submitters on a device with one request tag and the kernel's eight
+     * sbitmap wait queues ({@code wake_batch = 1}): the one that finds the tag taken sleeps on the
+     * wait queue {@code bt_wait_ptr()} gives it; the completion (in interrupt context, at any
+     * point) wakes it; nobody is stranded. Complete (every interleaving, DPOR).
+     */
+    static Scenario<TagWorld> tagWaiters() {
+        return tagReaders(Scenario.<TagWorld>named("tag-waiters",
+                "2 submitters, 1 request tag, 8 sbitmap wait queues: the tag waiter is woken")
+                .setup(() -> new TagWorld(1, 2)), 2);
+    }
+
+    /**
+     * Two tag waiters on a device with two request tags, both in flight from the start (the set-up
+     * submits them, so only their completions interleave), and one sbitmap wait queue
+     * ({@code SBQ_WAIT_QUEUES=1}), so that depth 2 gives {@code wake_batch = 2}: the queue wakes
+     * two waiters for every two freed tags ({@code wait_cnt}), the case the kernel's eight queues
+     * reach only at depth 16.
+     */
+    private static Scenario.Builder<TagWorld> batchWorld(String name, String description) {
+        return Scenario.<TagWorld>named(name, description)
+                .set(BlockOptions.SBQ_WAIT_QUEUES, 1)
+                .setup(() -> {
+                    TagWorld w = new TagWorld(2, 4);
+                    w.submit(0);
+                    w.submit(1);
+                    return w;
+                });
+    }
+
+    /**
+     * {@code tag-waiters-batch} (large: run it named, within a bound): the batch world with
+     * 72d04bdcf3f7 applied ({@code SBITMAP_CLEARED_RACE_FIX=y}); no waiter is stranded.
+     */
+    static Scenario<TagWorld> tagWaitersBatch() {
+        return tagReaders(batchWorld("tag-waiters-batch",
+                "2 tags in flight, 2 more submitters, 1 sbitmap wait queue (wake_batch 2), with 72d04bdcf3f7: every tag waiter is woken")
+                .set(BlockOptions.SBITMAP_CLEARED_RACE_FIX, 1), 2, 4);
+    }
+
+    /**
+     * {@code finding-sbitmap-cleared-race} (a finding: fails on the defaults on purpose): the batch
+     * world on v5.10's {@code sbitmap_deferred_clear()}. One waiter reads the word full, the other
+     * moves the cleared bits back, the first finds {@code cleared} empty and sleeps beside a free
+     * tag; one batch of two frees woke only the other, and the last free leaves
+     * {@code wait_cnt} at 1: {@code missed-wakeup}. The race fixed upstream in v6.10 by
+     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared").
+     */
+    static Scenario<TagWorld> findingSbitmapClearedRace() {
+        return tagReaders(batchWorld("finding-sbitmap-cleared-race",
+                "v5.10 sbitmap_deferred_clear(): a tag waiter gives up on a word another allocator just refilled and is stranded (fixed by 72d04bdcf3f7)"),
+                2, 4);
     }
 
     /** A direct read into three user pages, split at stripe boundaries into fast clones. */

@@ -67,7 +67,7 @@ public final class IoKiocb extends KObject {
     /** {@code async_data}, or null. */
     public IoAsyncRw asyncData;
     /** {@code task_work}. */
-    public final CallbackHead taskWork = new CallbackHead();
+    public final TaskWork taskWork = new TaskWork(this);
     /** {@code work}: what io-wq queues. */
     public final IoWqWork work;
 
@@ -77,6 +77,16 @@ public final class IoKiocb extends KObject {
         this.refs = new RefcountT(name + ".refs", 2);
         this.work = new IoWqWork(this);
         this.taskWork.label = name + ".task_work";
+    }
+
+    /** {@code req->task_work}, from which {@code container_of()} finds the request. */
+    public static final class TaskWork extends CallbackHead {
+        /** The request it is embedded in. */
+        public final IoKiocb req;
+
+        TaskWork(IoKiocb req) {
+            this.req = req;
+        }
     }
 
     @Override

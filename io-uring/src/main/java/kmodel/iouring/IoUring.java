@@ -51,15 +51,6 @@ public final class IoUring {
     private IoUring() {
     }
 
-    /** The task_work of a request: {@code req->task_work}, with {@code container_of}. */
-    static final class ReqTaskWork extends CallbackHead {
-        final IoKiocb req;
-
-        ReqTaskWork(IoKiocb req) {
-            this.req = req;
-        }
-    }
-
     // ------------------------------------------------------------------ set-up
 
     /**
@@ -385,7 +376,7 @@ public final class IoUring {
      * none is dropped.
      */
     static void ioReqTaskSubmit(CallbackHead cb) {
-        IoKiocb req = ((ReqTaskWork) cb).req;
+        IoKiocb req = ((IoKiocb.TaskWork) cb).req;
         IoRingCtx ctx = req.ctx;
         ctx.touch();
         ctx.nrTaskWorkRetries++;
@@ -406,7 +397,7 @@ public final class IoUring {
      * reference. Bug {@code uring-cancel-leaks-ctx-ref}: the last put is left out.
      */
     static void ioReqTaskCancel(CallbackHead cb) {
-        IoKiocb req = ((ReqTaskWork) cb).req;
+        IoKiocb req = ((IoKiocb.TaskWork) cb).req;
         IoRingCtx ctx = req.ctx;
         ctx.touch();
         ctx.nrCancels++;

@@ -24,7 +24,6 @@ public final class IoCqring {
      * {@code completion_lock}.
      */
     static IoUringCqe ioGetCqring(IoRingCtx ctx) {
-        ctx.touch();
         int tail = ctx.cachedCqTail;
         if (tail - ctx.cqHead.readOnce() == ctx.cqEntries) {
             return null;
@@ -113,8 +112,9 @@ public final class IoCqring {
      * drop the references the backlog held. Returns true if no backlog is left.
      */
     static boolean ioCqringOverflowFlush(IoRingCtx ctx, boolean force, kmodel.kernel.sched.Task tsk) {
-        ctx.touch();
         if (!force) {
+            /* list_empty_careful(&ctx->cq_overflow_list): what completion_lock guards, read without it */
+            Kernel.rt().pointRead("list_empty_careful(cq_overflow_list)", ctx.completionLock);
             if (ctx.cqOverflowList.isEmpty()) {
                 return true;
             }
@@ -168,8 +168,8 @@ public final class IoCqring {
      * ({@code noflush}) report "enough" ({@code -1U}) so the waiter wakes and flushes.
      */
     static int ioCqringEvents(IoRingCtx ctx, boolean noflush) {
-        Kernel.rt().pointRead("io_cqring_events", ctx);
-        ctx.touch();
+        /* cached_cq_tail and the overflow bit are completion_lock's; read without it */
+        Kernel.rt().pointRead("io_cqring_events", ctx.completionLock);
         if (ctx.cqCheckOverflow) {
             if (noflush) {
                 return -1;

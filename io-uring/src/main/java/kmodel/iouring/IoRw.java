@@ -225,7 +225,6 @@ public final class IoRw {
              */
             ret = ioIterDoRead(req, iter);
             if (ret == -Errno.EIOCBQUEUED) {
-                req.ctx.touch();
                 req.ctx.nrEiocbqueued++;
                 Kernel.event("io_read(%s): -EIOCBQUEUED, callback armed", req.name());
                 return 0;

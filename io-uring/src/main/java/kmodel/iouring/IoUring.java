@@ -73,7 +73,6 @@ public final class IoUring {
 
     /** fs/io_uring.c: {@code io_ring_ctx_ref_free()}: the last {@code ctx->refs} reference: {@code complete(&ctx->ref_comp)}. */
     static void ioRingCtxRefFree(IoRingCtx ctx) {
-        ctx.touch();
         Completion.complete(ctx.refComp);
     }
 
@@ -91,13 +90,11 @@ public final class IoUring {
         if (!ctx.refs.tryGet()) {
             return -Errno.ENXIO;
         }
-        ctx.touch();
         long ret = 0;
         int submitted = 0;
         if (toSubmit > 0) {
             Mutex.mutexLock(ctx.uringLock);
             submitted = ioSubmitSqes(ctx, toSubmit);
-            ctx.touch();
             Mutex.mutexUnlock(ctx.uringLock);
             if (submitted != toSubmit) {
                 ctx.refs.put();
@@ -129,6 +126,8 @@ public final class IoUring {
      * head.
      */
     static int ioSubmitSqes(IoRingCtx ctx, int nr) {
+        /* test_bit(0, &ctx->sq_check_overflow): a lockless read of what completion_lock guards */
+        Kernel.rt().pointRead("test_bit(sq_check_overflow)", ctx.completionLock);
         if (ctx.cqCheckOverflow) {
             if (!ctx.cqOverflowList.isEmpty() && !IoCqring.ioCqringOverflowFlush(ctx, false, null)) {
                 return -Errno.EBUSY;
@@ -279,7 +278,6 @@ public final class IoUring {
         if ((req.flags & IoKiocb.REQ_F_ISREG) == 0) {
             req.work.flags |= IoWqWork.IO_WQ_WORK_UNBOUND;
         }
-        req.ctx.touch();
         req.ctx.nrPunts++;
         Kernel.event("io_queue_async_work(%s)", req.name());
         IoWq.ioWqEnqueue(req.ctx.ioWq, req.work);
@@ -378,13 +376,13 @@ public final class IoUring {
     static void ioReqTaskSubmit(CallbackHead cb) {
         IoKiocb req = ((IoKiocb.TaskWork) cb).req;
         IoRingCtx ctx = req.ctx;
-        ctx.touch();
         ctx.nrTaskWorkRetries++;
         Kernel.event("io_req_task_submit(%s)", req.name());
         Mutex.mutexLock(ctx.uringLock);
         __ioQueueSqe(req);
-        ctx.touch(); /* &ctx->uring_lock */
         Mutex.mutexUnlock(ctx.uringLock);
+        /* the unlock wrote ctx->uring_lock: an access to the context (in the unlock's step) */
+        ctx.touch();
         if (!Kernel.bug(IoUringBugs.URING_NO_CTX_REF)) {
             ctx.refs.put();
         }
@@ -399,7 +397,6 @@ public final class IoUring {
     static void ioReqTaskCancel(CallbackHead cb) {
         IoKiocb req = ((IoKiocb.TaskWork) cb).req;
         IoRingCtx ctx = req.ctx;
-        ctx.touch();
         ctx.nrCancels++;
         Kernel.event("io_req_task_cancel(%s)", req.name());
         /* __io_req_task_cancel() */

@@ -45,7 +45,6 @@ public final class IoUringExit {
      * (the kernel runs {@code ____fput} as task_work on the way back to user space).
      */
     public static void ioUringRelease(IoRingCtx ctx) {
-        ctx.touch();
         Kernel.BUG_ON(ctx.released, "io_uring_release(" + ctx + ") twice");
         ctx.released = true;
         Kernel.event("io_uring_release(%s)", ctx);
@@ -62,7 +61,6 @@ public final class IoUringExit {
         Mutex.mutexLock(ctx.uringLock);
         ctx.refs.kill();
         /* if force is set, the ring is going away. always drop after that */
-        ctx.touch();
         ctx.cqOverflowFlushed = true;
         IoCqring.ioCqringOverflowFlush(ctx, true, null);
         Mutex.mutexUnlock(ctx.uringLock);

@@ -10,6 +10,7 @@ import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.scenarios.UringScenarios;
 import kmodel.verification.scenarios.WriteScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -25,6 +26,7 @@ public final class ScenarioRegistry {
         BlockScenarios.registerAll(r);
         BtrfsScenarios.registerAll(r);
         WriteScenarios.registerAll(r);
+        UringScenarios.registerAll(r);
         return r;
     }
 
@@ -35,6 +37,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry findings() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerFindings(r);
+        UringScenarios.registerFindings(r);
         return r;
     }
 
@@ -49,6 +52,7 @@ public final class ScenarioRegistry {
         PageLockScenarios.registerLarge(r);
         BtrfsScenarios.registerLarge(r);
         WriteScenarios.registerLarge(r);
+        UringScenarios.registerLarge(r);
         return r;
     }
 

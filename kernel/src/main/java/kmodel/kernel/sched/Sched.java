@@ -67,7 +67,10 @@ public final class Sched {
      * it sleeps until woken, unless a signal its state admits is pending
      * ({@code signal_pending_state()}, checked by {@code __schedule()} in the same step).
      * Sleeping in interrupt context is a {@code bug-on} ("scheduling while atomic"); sleeping
-     * with a spinlock held is a {@code lock-leak}.
+     * with a spinlock held is a {@code lock-leak}; sleeping inside {@link #nowaitEnter} is
+     * {@code blocked-in-nowait}. An io-wq worker ({@code PF_IO_WORKER}) calls io-wq's
+     * {@code io_wq_worker_sleeping()} before it sleeps and {@code io_wq_worker_running()} after
+     * ({@code sched_submit_work()}, {@code sched_update_worker()}).
      */
     public static void schedule() {
         Runtime rt = Kernel.rt();
@@ -82,8 +85,21 @@ public final class Sched {
         if (me.state == Task.TASK_RUNNING) {
             return;
         }
+        Task.IoWorkerHooks worker = me.ioWorker;
+        if (worker != null) {
+            /* sched_submit_work(): a PF_IO_WORKER about to sleep may hand its work on. */
+            worker.ioWqWorkerSleeping(me);
+            if (me.state == Task.TASK_RUNNING) {
+                /* woken meanwhile: __schedule() does not dequeue it */
+                worker.ioWqWorkerRunning(me);
+                return;
+            }
+        }
         if (signalPendingStateInSchedule(me.state, me)) {
             me.state = Task.TASK_RUNNING;
+            if (worker != null) {
+                worker.ioWqWorkerRunning(me);
+            }
             return;
         }
         if (me.nowaitDepth > 0) {
@@ -95,6 +111,10 @@ public final class Sched {
         rt.block();
         me.waitingOn = null;
         me.waitsFor = null;
+        if (worker != null) {
+            /* sched_update_worker() */
+            worker.ioWqWorkerRunning(me);
+        }
     }
 
     /**

@@ -34,6 +34,22 @@ public final class Task {
 
     /** include/linux/sched.h: getting shut down. */
     public static final int PF_EXITING = 0x00000004;
+    /** include/linux/sched.h: {@code PF_IO_WORKER}: an io-wq worker ({@link #setIoWorker}). */
+    public static final int PF_IO_WORKER = 0x00000010;
+
+    /**
+     * The scheduler's calls into io-wq for a {@code PF_IO_WORKER} task (kernel/sched/core.c:
+     * {@code sched_submit_work()} and {@code sched_update_worker()} call fs/io-wq.c
+     * {@code io_wq_worker_sleeping()} and {@code io_wq_worker_running()}); implemented by the
+     * io-uring module, which the kernel module cannot see.
+     */
+    public interface IoWorkerHooks {
+        /** fs/io-wq.c: {@code io_wq_worker_sleeping(tsk)}: the worker is about to sleep. */
+        void ioWqWorkerSleeping(Task tsk);
+
+        /** fs/io-wq.c: {@code io_wq_worker_running(tsk)}: the worker runs again. */
+        void ioWqWorkerRunning(Task tsk);
+    }
 
     /** Where the runtime has the task (not kernel state: the run queue's view). */
     enum RunState {
@@ -92,6 +108,8 @@ public final class Task {
      * Written only by the task itself.
      */
     long nvcsw;
+    /** {@code kthread_data(tsk)} of an io-wq worker: its hooks; null for other tasks. Set by the task itself. */
+    IoWorkerHooks ioWorker;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
     String waitingOn;
     /**
@@ -220,6 +238,20 @@ public final class Task {
     /** {@code nvcsw}: the task's sleeps so far (checks, counters; no scheduling point). */
     public long nvcsw() {
         return nvcsw;
+    }
+
+    /**
+     * fs/io-wq.c: {@code io_worker_start()}'s {@code current->flags |= PF_IO_WORKER} (with
+     * {@code hooks}), or {@code io_worker_exit()}'s clearing (null). Only the task itself calls
+     * this.
+     */
+    public void setIoWorker(IoWorkerHooks hooks) {
+        this.ioWorker = hooks;
+        if (hooks != null) {
+            flags |= PF_IO_WORKER;
+        } else {
+            flags &= ~PF_IO_WORKER;
+        }
     }
 
     /** Whether the task is inside a non-blocking section (checks and tests; no scheduling point). */

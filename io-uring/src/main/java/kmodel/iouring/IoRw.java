@@ -360,7 +360,7 @@ public final class IoRw {
      * failed with {@code BLK_STS_AGAIN} under a nowait plug is retried in blocking mode.
      */
     static boolean ioRwReissue(IoKiocb req, long res) {
-        if ((res != -Errno.EAGAIN && res != -Errno.EOPNOTSUPP) || IoWq.ioWqCurrentIsWorker()) {
+        if ((res != -Errno.EAGAIN && res != -Errno.EOPNOTSUPP) || IoUring.ioWqCurrentIsWorker()) {
             return false;
         }
         /* io_resubmit_prep(): the async data exists or is set up now */

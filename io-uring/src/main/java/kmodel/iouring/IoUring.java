@@ -51,6 +51,17 @@ public final class IoUring {
     private IoUring() {
     }
 
+    /**
+     * {@code task_rlimit(current, RLIMIT_NPROC)}, io-wq's limit of unbound workers (reads of a
+     * block device are unbound work): kept small so that a scenario's worker tasks stay few.
+     */
+    static final int IO_WQ_MAX_UNBOUND = 2;
+
+    /** fs/io-wq.h: {@code io_wq_current_is_worker()}: {@code current->flags & PF_IO_WORKER}. */
+    static boolean ioWqCurrentIsWorker() {
+        return (Sched.current().flags() & Task.PF_IO_WORKER) != 0;
+    }
+
     // ------------------------------------------------------------------ set-up
 
     /**
@@ -63,10 +74,8 @@ public final class IoUring {
      */
     public static IoRingCtx ioUringSetup(String name, int entries) {
         IoRingCtx ctx = new IoRingCtx(name, entries, Sched.current());
-        IoWq.IoWqData data = new IoWq.IoWqData();
-        data.doWork = IoUring::ioWqSubmitWork;
-        data.freeWork = IoUring::ioFreeWork;
-        ctx.ioWq = IoWq.ioWqCreate(name + "-wq", Math.min(ctx.sqEntries, 4), data);
+        ctx.ioWq = IoWq.ioWqCreate(name + "-wq", Math.min(ctx.sqEntries, 4), IO_WQ_MAX_UNBOUND, IoUring::ioWqSubmitWork,
+                IoUring::ioFreeWork);
         Kernel.event("io_uring_setup(%s) = %s", entries, name);
         return ctx;
     }

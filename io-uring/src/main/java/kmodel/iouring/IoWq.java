@@ -539,8 +539,19 @@ public final class IoWq {
         Wqe wqe = worker.wqe;
         IoWq wq = wqe.wq;
         ioWorkerStart(wqe, worker);
-        while (!Bitops.testBit(IO_WQ_BIT_EXIT, wq.state)) {
+        for (;;) {
+            /*
+             * The kernel tests IO_WQ_BIT_EXIT before set_current_state(): an io_wq_destroy()
+             * between the two loses its wake-up, and the worker leaves only when
+             * schedule_timeout(WORKER_IDLE_TIMEOUT) expires and it tests the bit again. The model
+             * has no timers, so it sets the state first and then tests the bit (i9-uring: found
+             * as a missed-wakeup of the exit work on io_wq->done in uring-exit-armed).
+             */
             Sched.setCurrentState(Task.TASK_INTERRUPTIBLE);
+            if (Bitops.testBit(IO_WQ_BIT_EXIT, wq.state)) {
+                Sched.__setCurrentState(Task.TASK_RUNNING);
+                break;
+            }
             for (;;) { /* loop: */
                 Spinlock.spinLockIrq(wqe.lock);
                 if (ioWqeRunQueue(wqe)) {

@@ -6,6 +6,9 @@ public final class Errno {
     public static final int ESRCH = 3;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int ENXIO = 6;
+    /** Bad file number: an SQE's fd that names no open file. */
+    public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EFAULT = 14;
@@ -33,6 +36,8 @@ public final class Errno {
             case ESRCH: return "-ESRCH";
             case EINTR: return "-EINTR";
             case EIO: return "-EIO";
+            case ENXIO: return "-ENXIO";
+            case EBADF: return "-EBADF";
             case EAGAIN: return "-EAGAIN";
             case ENOMEM: return "-ENOMEM";
             case EFAULT: return "-EFAULT";

@@ -9,9 +9,14 @@ import kmodel.kernel.wait.Wait;
 import kmodel.kernel.wait.WaitQueueEntry;
 
 /**
- * A reusable page-unlock callback for {@code IOCB_WAITQ} reads: it stands in for fs/io_uring.c
- * {@code io_async_buf_func()} (v5.10) and the arming half of {@code io_rw_should_retry()} until
- * the io-uring module exists, minus io_uring itself (no request, ring, or reference counts).
+ * A reduced page-unlock callback for {@code IOCB_WAITQ} reads, kept as the harness of the mm
+ * unit tests and of the free-running (JPF, Lincheck) harnesses, which run without io_uring: the
+ * real wake function is io_uring's, {@code kmodel.iouring.IoRw#ioAsyncBufFunc} (fs/io_uring.c
+ * {@code io_async_buf_func()}, v5.10), with the request and context references, the task_work
+ * retry {@code io_req_task_submit()} and the io-wq fallback {@code io_req_task_cancel()}; the
+ * io_uring scenarios use that one. This stand-in has the same {@code wake_page_match()} step
+ * (and honours {@code async-page-match-not-set} the same way) but no request, ring, or reference
+ * counts.
  *
  * <p>Its {@code wait_page_queue} is heap-allocated (io_uring keeps it in the request's
  * {@code io_async_rw}), so it never leaves scope: a waker may touch it at any time while it is
@@ -20,7 +25,7 @@ import kmodel.kernel.wait.WaitQueueEntry;
  * <p>Protocol: {@link #arm} marks the kiocb {@code IOCB_WAITQ}; {@code generic_file_buffered_read()}
  * returns {@code -EIOCBQUEUED} after queueing the entry on a locked page's hashed queue
  * ({@link Filemap#waitOnPageLockedAsync}, {@link Filemap#lockPageAsync}); the page's unlock calls
- * {@link #asyncBufFunc} under {@code q->lock}, possibly in interrupt context, which unlinks the
+ * {@link #ioAsyncBufFunc} under {@code q->lock}, possibly in interrupt context, which unlinks the
  * entry and queues {@code retry} as task_work on the owner task (with {@code TWA_SIGNAL}, so an
  * interruptible sleep ends and {@code task_work_run()} runs it). If the owner is exiting, the
  * {@code cancel} work goes to the fallback task instead (io_uring: the io-wq manager).

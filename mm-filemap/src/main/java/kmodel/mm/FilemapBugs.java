@@ -39,7 +39,8 @@ public final class FilemapBugs {
      * entry queued (another bit, e.g. {@code end_page_writeback()}) then clears PG_waiters, and
      * the next {@code unlock_page()} skips the wake-up. Fixed in v2 ("Fix a hang related to not
      * setting page_match, thus missing a wakeup"); the merged form calls
-     * {@code wake_page_match()}. Honoured by {@link AsyncPageWaiter#asyncBufFunc}. Manifests as
+     * {@code wake_page_match()}. Honoured by {@link AsyncPageWaiter#ioAsyncBufFunc} and by io_uring's own
+     * {@code kmodel.iouring.IoRw#ioAsyncBufFunc}. Manifests as
      * {@code missed-wakeup}.
      */
     public static final String ASYNC_PAGE_MATCH_NOT_SET = "async-page-match-not-set";

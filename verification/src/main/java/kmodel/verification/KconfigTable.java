@@ -9,6 +9,7 @@ import kmodel.kernel.KconfigOption;
 import kmodel.kernel.KernelOptions;
 import kmodel.block.BlockOptions;
 import kmodel.fs.btrfs.BtrfsOptions;
+import kmodel.iouring.IoUringOptions;
 import kmodel.mm.MmOptions;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
@@ -28,6 +29,7 @@ public final class KconfigTable {
         b.add(MmOptions.all());
         b.add(BlockOptions.all());
         b.add(BtrfsOptions.all());
+        b.add(IoUringOptions.all());
         return b.build();
     }
 

@@ -10,6 +10,7 @@ import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.scenarios.UringScenarios;
 import kmodel.verification.scenarios.WriteScenarios;
 
 /** Scenarios by name, in registration order. Built on demand: no static model state. */
@@ -25,6 +26,7 @@ public final class ScenarioRegistry {
         BlockScenarios.registerAll(r);
         BtrfsScenarios.registerAll(r);
         WriteScenarios.registerAll(r);
+        UringScenarios.registerAll(r);
         return r;
     }
 
@@ -36,6 +38,7 @@ public final class ScenarioRegistry {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerFindings(r);
         BlockScenarios.registerFindings(r);
+        UringScenarios.registerFindings(r);
         return r;
     }
 
@@ -51,6 +54,7 @@ public final class ScenarioRegistry {
         BtrfsScenarios.registerLarge(r);
         WriteScenarios.registerLarge(r);
         BlockScenarios.registerLarge(r);
+        UringScenarios.registerLarge(r);
         return r;
     }
 

@@ -7,6 +7,7 @@ import kmodel.kernel.KconfigOption;
 import kmodel.block.BlockBugs;
 import kmodel.fs.btrfs.BtrfsBugs;
 import kmodel.fs.btrfs.BtrfsOptions;
+import kmodel.iouring.IoUringBugs;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.FilemapBugs;
 import kmodel.mm.MmOptions;
@@ -147,6 +148,18 @@ public final class BugCatalog {
                 "mutation of the order btrfs_submit_direct_hook() comments on (\"inc the count before we submit the bio\")",
                 "btrfs-dio-raid0-read", ViolationKind.USE_AFTER_FREE, "touched after it was freed",
                 "a split piece is counted in dip->pending_bios after it is submitted; its completion can end orig_bio early"));
+        b.add(bug(IoUringBugs.URING_NO_REQ_REF,
+                "mutation of io_async_buf_func() (fs/io_uring.c v5.10): no refcount_inc(&req->refs) (\"submit ref gets dropped, acquire a new one\")",
+                "uring-exit-armed", ViolationKind.DOUBLE_RELEASE, "refcount_t uring.ring.r0.refs: underflow",
+                "the task_work retry completes the request, frees it, and drops a submission reference it no longer has"));
+        b.add(bug(IoUringBugs.URING_NO_CTX_REF,
+                "undoes 6d816e088c35 (\"io_uring: hold 'ctx' reference around task_work queue + execute\"), v5.9-rc",
+                "uring-close-taskwork", ViolationKind.USE_AFTER_FREE, "io_ring_ctx uring.ring touched after it was freed",
+                "a retry queued after the ring was closed drops the last ctx reference, the exit work frees the ring, the retry unlocks uring_lock in it"));
+        b.add(bug(IoUringBugs.URING_CANCEL_LEAKS_CTX_REF,
+                "mutation of io_req_task_cancel() (fs/io_uring.c v5.10): the ctx reference is not dropped",
+                "uring-exit-armed", ViolationKind.MISSED_WAKEUP, "waiting on completion uring.ring.ref_comp",
+                "a request cancelled for an exiting task keeps a ctx reference: ref_comp never completes, the ring is never freed"));
         return b.build();
     }
 

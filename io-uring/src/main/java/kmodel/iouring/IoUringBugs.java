@@ -1,0 +1,48 @@
+package kmodel.iouring;
+
+/**
+ * Catalog bugs of io-uring: historical mistakes and mutations of fs/io_uring.c (v5.10), switched
+ * back in with {@code Kconfig.withBug(id)} (CLI: {@code --bug ID}) and read by the model with
+ * {@code Kernel.bug(id)}. Each one has a test that shows the checker finding it, with the
+ * violation kind named below.
+ */
+public final class IoUringBugs {
+    private IoUringBugs() {
+    }
+
+    /**
+     * {@code io_async_buf_func()} without its {@code refcount_inc(&req->refs)} ("submit ref gets
+     * dropped, acquire a new one", present from the merged 5.9 form): the submission reference
+     * was dropped by {@code __io_queue_sqe()} when the read returned {@code -EIOCBQUEUED}, so the
+     * task_work retry completes the request (dropping the completion reference: freed) and then
+     * drops the submission reference of its own {@code __io_queue_sqe()} once more. Manifests as
+     * {@code double-release} (or {@code use-after-free}, whichever touch comes first).
+     */
+    public static final String URING_NO_REQ_REF = "uring-no-req-ref";
+
+    /**
+     * Undoes 6d816e088c35 ("io_uring: hold 'ctx' reference around task_work queue + execute",
+     * v5.9-rc): {@code io_async_buf_func()} queues the task_work without
+     * {@code percpu_ref_get(&ctx->refs)} and {@code io_req_task_submit()} /
+     * {@code io_req_task_cancel()} drop none. When the ring was closed meanwhile, the request's
+     * completion drops the last context reference inside the task_work, the exit work frees the
+     * context, and the task_work's {@code mutex_unlock(&ctx->uring_lock)} touches it. Manifests
+     * as {@code use-after-free}.
+     */
+    public static final String URING_NO_CTX_REF = "uring-no-ctx-ref";
+
+    /**
+     * A mutation of {@code io_req_task_cancel()} (v5.10): the cancellation that the io-wq manager
+     * runs for an exiting task's request does not {@code percpu_ref_put(&ctx->refs)} the
+     * reference {@code io_async_buf_func()} took. {@code ctx->refs} never reaches zero,
+     * {@code ref_comp} is never completed and {@code io_ring_exit_work()} waits for ever: the ring
+     * is never freed. Manifests as {@code missed-wakeup} (the exit work asleep on
+     * {@code ref_comp}).
+     */
+    public static final String URING_CANCEL_LEAKS_CTX_REF = "uring-cancel-leaks-ctx-ref";
+
+    /** Every bug id of this module. */
+    public static String[] all() {
+        return new String[] {URING_NO_REQ_REF, URING_NO_CTX_REF, URING_CANCEL_LEAKS_CTX_REF};
+    }
+}

@@ -1,0 +1,161 @@
+package kmodel.verification.scenarios;
+
+import kmodel.mm.Page;
+import kmodel.verification.Scenario;
+import kmodel.verification.ScenarioRegistry;
+
+/**
+ * Scenarios of io_uring (fs/io_uring.c, v5.10) over a real ring: reads submitted with
+ * {@code io_uring_enter()}, issued non-blocking, armed on page-unlock callbacks
+ * ({@code io_async_buf_func()}), retried from task_work on the submitting task, punted to io-wq
+ * when they cannot be; the ring closed and the task exiting while callbacks are armed. Each run
+ * checks every SQE's one CQE and its bytes ({@link UringWorld#check}).
+ */
+public final class UringScenarios {
+    private static final int PAGE = Page.PAGE_SIZE;
+
+    private UringScenarios() {
+    }
+
+    /** Registers the io_uring scenarios. */
+    public static void registerAll(ScenarioRegistry r) {
+        /* none yet: every io_uring world is large (see registerLarge) */
+    }
+
+    /**
+     * The io_uring scenarios, all too large for the default run (bound 3) since a ring brings
+     * its io-wq (manager and fixed worker) and the exit work: {@code uring-exit-armed} and
+     * {@code uring-close-taskwork} are complete at preemption bound 2 (96,303 and 87,725
+     * executions; UringModelCheck checks them there) and not within a minute at bound 3;
+     * {@code uring-read-same-page} did not finish bound 3 in 150 s (1,240,148 executions, before
+     * io-wq was merged).
+     */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(exitArmed());
+        r.register(closeTaskWork());
+        r.register(readSamePage("uring-read-same-page", 2));
+        r.register(readInflight());
+    }
+
+    /**
+     * Scenarios that fail on the default configuration on purpose (findings): v5.10's
+     * non-blocking issue sleeping for a request tag.
+     */
+    public static void registerFindings(ScenarioRegistry r) {
+        r.register(nowaitIssueSleepsOnTag());
+    }
+
+    /**
+     * {@code finding-uring-nowait-issue-sleeps-on-tag}: a {@code read(2)} of page 1 holds the
+     * device's only request tag while an io_uring read of page 0 is issued: the non-blocking
+     * attempt starts read-ahead for page 0 (allowed under {@code IOCB_NOWAIT} since "mm: allow
+     * read-ahead with IOCB_NOWAIT set"), and its bio, not {@code REQ_NOWAIT} in v5.10 (no nowait
+     * plug), sleeps in {@code blk_mq_get_tag()} inside {@code io_issue_sqe(force_nonblock)}:
+     * {@code blocked-in-nowait}.
+     */
+    static Scenario<UringWorld> nowaitIssueSleepsOnTag() {
+        return Scenario.<UringWorld>named("finding-uring-nowait-issue-sleeps-on-tag",
+                "an io_uring read's non-blocking issue needs the request tag a read(2) of another page holds (1 tag)")
+                .setup(() -> new UringWorld(2, 1, 0))
+                .task("sync", w -> w.read(Page.PAGE_SIZE, PAGE))
+                .task("uring", w -> {
+                    w.setupRing(1);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.submitAndWait(1);
+                    w.reap(1);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-read-same-page}: a {@code read(2)} and an io_uring read race on one uncached
+     * page (read-ahead off): {@code read-same-page-waitq} on a real ring.
+     */
+    static Scenario<UringWorld> readSamePage(String name, int tags) {
+        return Scenario.<UringWorld>named(name,
+                "a read(2) and an io_uring read race on one uncached page (" + tags + " request tag" + (tags > 1 ? "s" : "") + ")")
+                .setup(() -> new UringWorld(1, tags, 0))
+                .task("sync", w -> w.read(0, PAGE))
+                .task("uring", w -> {
+                    w.setupRing(1);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.submitAndWait(1);
+                    w.reap(1);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-read-inflight}: an io_uring reader with two reads in flight on an uncached
+     * file (pages 0 and 1, read-ahead off) while a {@code read(2)} of page 0 races them.
+     */
+    static Scenario<UringWorld> readInflight() {
+        return Scenario.<UringWorld>named("uring-read-inflight",
+                "an io_uring reader with 2 reads in flight on an uncached file races a read(2) of page 0")
+                .setup(() -> new UringWorld(2, 2, 0))
+                .task("uring", w -> {
+                    w.setupRing(2);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.queueRead(2, PAGE, PAGE, 0);
+                    w.submitAndWait(2);
+                    w.reap(2);
+                    w.close();
+                    w.exit();
+                })
+                .task("sync", w -> w.read(0, PAGE))
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-exit-armed}: the submitting task exits right after submitting a read of an
+     * uncached page: the page-unlock callback fires before or after {@code PF_EXITING}; after,
+     * the io-wq manager cancels the request ({@code -ECANCELED}); the ring is freed once its
+     * last reference goes.
+     */
+    static Scenario<UringWorld> exitArmed() {
+        return Scenario.<UringWorld>named("uring-exit-armed",
+                "the submitting task exits while its read's page-unlock callback is armed")
+                .setup(() -> new UringWorld(1, 1, 0).mayBeCancelled(1))
+                .task("uring", w -> {
+                    w.setupRing(1);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.submitAndWait(0);
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-close-taskwork}: the task submits a read of an uncached page, closes the ring
+     * and exits: the retry's task_work may be queued after the close (it then runs in the
+     * exit's final task_work, with the ring dying) or the callback may come after
+     * {@code PF_EXITING} (cancelled by the io-wq manager).
+     */
+    static Scenario<UringWorld> closeTaskWork() {
+        return Scenario.<UringWorld>named("uring-close-taskwork",
+                "the ring is closed while a read's task_work retry may be pending, then the task exits")
+                .setup(() -> new UringWorld(1, 1, 0).mayBeCancelled(1))
+                .task("uring", w -> {
+                    w.setupRing(1);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.submitAndWait(0);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+}

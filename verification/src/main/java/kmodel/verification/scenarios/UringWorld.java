@@ -1,0 +1,203 @@
+package kmodel.verification.scenarios;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import kmodel.fs.blockdev.Bdev;
+import kmodel.iouring.IoFd;
+import kmodel.iouring.IoRingCtx;
+import kmodel.iouring.IoUringExit;
+import kmodel.iouring.Liburing;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Sched;
+import kmodel.mm.Filemap;
+import kmodel.mm.FilemapRead;
+import kmodel.mm.IovIter;
+import kmodel.mm.Kiocb;
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageFlags;
+
+/**
+ * The world of the io_uring scenarios: a block device with deterministic contents (as
+ * {@link ReadWorld}: {@code blkdev_open()}, {@code def_blk_aops}, bios completed in interrupt
+ * context), opened once for the ring's reads ({@link #fd}) and shared with plain readers, and at
+ * most one ring per task.
+ *
+ * <h2>API (for scenarios)</h2>
+ * <ul>
+ *   <li>set-up: {@code new UringWorld(pages, tags, ra)}, {@link #cached}, {@link #failing};</li>
+ *   <li>in a task: {@link #setupRing} ({@code io_uring_setup}); {@link #queueRead} fills an SQE
+ *       (user_data, offset, length, {@code RWF_*}); {@link #submitAndWait}
+ *       ({@code io_uring_enter(to_submit, wait_nr, GETEVENTS)}); {@link #reap} (reap n CQEs,
+ *       entering the kernel to wait); {@link #close} ({@code close(ring_fd)}); {@link #exit}
+ *       ({@code do_exit()}: cancel, the ring's last fput, {@code PF_EXITING}, final task_work);
+ *       {@link #read} (a plain {@code read(2)});</li>
+ *   <li>{@link #mayBeCancelled} marks reads that may end with {@code -ECANCELED} (their task
+ *       exits while they are in flight);</li>
+ *   <li>{@link #check} at the end: every SQE has exactly one CQE ({@code lost-completion},
+ *       {@code double-completion}), its {@code res} is the length read or an allowed
+ *       cancellation ({@code wrong-result}), the bytes are the device's ({@code data-corruption}),
+ *       every ring was freed, and the device's own end checks (page references, no page
+ *       locked, every tag free); {@link #outcome} names each request's result.</li>
+ * </ul>
+ */
+final class UringWorld {
+    final Bdev bdev;
+    /** The file the rings read ({@code O_RDONLY}, no {@code O_DIRECT}). */
+    final IoFd fd;
+    /** Rings by the task that set them up. */
+    final Map<String, Liburing> rings = new TreeMap<>();
+    /** Reads queued: user_data -&gt; {offset, length}. */
+    final Map<Long, long[]> reads = new TreeMap<>();
+    /** Their buffers. */
+    final Map<Long, byte[]> bufs = new TreeMap<>();
+    /** The ring each read went to. */
+    final Map<Long, Liburing> ringOf = new TreeMap<>();
+    /** user_data of reads that may end with -ECANCELED. */
+    final List<Long> cancellable = new ArrayList<>();
+    /** Plain read(2) results by task. */
+    final Map<String, List<String>> results = new TreeMap<>();
+
+    UringWorld(int nrPages, int nrTags, int raPages) {
+        bdev = Bdev.create(nrPages, nrTags, raPages);
+        fd = new IoFd(bdev.open(), 0);
+    }
+
+    /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
+    UringWorld cached(long index) {
+        Page p = PageCache.pageCacheAlloc(bdev.mapping());
+        bdev.disk.copyOut(index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
+        PageCache.addToPageCacheLru(p, bdev.mapping(), index);
+        PageFlags.SetPageUptodate(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+        return this;
+    }
+
+    /** Makes reads of page {@code index} fail (set-up only). */
+    UringWorld failing(long index) {
+        bdev.injectReadError(index);
+        return this;
+    }
+
+    /** {@code io_uring_setup(entries)} by the current task: its ring. */
+    Liburing setupRing(int entries) {
+        String me = Sched.current().name();
+        Liburing ring = Liburing.queueInit(me + ".ring", entries);
+        rings.put(me, ring);
+        return ring;
+    }
+
+    private Liburing myRing() {
+        return rings.get(Sched.current().name());
+    }
+
+    /** Fills an SQE on the current task's ring: read {@code len} bytes at {@code off}. */
+    void queueRead(long userData, long off, int len, int rwFlags) {
+        Liburing ring = myRing();
+        byte[] buf = new byte[len];
+        reads.put(userData, new long[] {off, len});
+        bufs.put(userData, buf);
+        ringOf.put(userData, ring);
+        ring.prepRead(fd, buf, off, userData).rwFlags = rwFlags;
+    }
+
+    /** Marks {@code userData} as allowed to end with {@code -ECANCELED}. */
+    UringWorld mayBeCancelled(long userData) {
+        cancellable.add(userData);
+        return this;
+    }
+
+    /** {@code io_uring_submit_and_wait(waitNr)} on the current task's ring. */
+    long submitAndWait(int waitNr) {
+        long ret = myRing().submitAndWait(waitNr);
+        Kernel.event("io_uring_submit_and_wait(%s) = %s", waitNr, Errno.name(ret));
+        return ret;
+    }
+
+    /** Reaps {@code n} CQEs from the current task's ring, waiting in the kernel as needed. */
+    void reap(int n) {
+        myRing().waitCqes(n);
+    }
+
+    /** {@code close(ring_fd)}. */
+    void close() {
+        myRing().close();
+    }
+
+    /** {@code do_exit()} of the current task with its ring (if not closed). */
+    void exit() {
+        Liburing ring = myRing();
+        IoUringExit.doExit(ring.ctx);
+    }
+
+    /** A synchronous {@code read(2)} of the same file; checks its bytes. */
+    long read(long pos, int len) {
+        IovIter iter = new IovIter(len);
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(fd.file, pos, 0), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
+        return ret;
+    }
+
+    /** End-of-run checks; see the class comment. */
+    void check() {
+        for (Map.Entry<Long, long[]> e : reads.entrySet()) {
+            long ud = e.getKey();
+            long off = e.getValue()[0];
+            int len = (int) e.getValue()[1];
+            IoRingCtx ctx = ringOf.get(ud).ctx;
+            int n = 0;
+            long res = 0;
+            for (long[] c : ctx.cqeLog) {
+                if (c[0] == ud) {
+                    n++;
+                    res = c[1];
+                }
+            }
+            if (n == 0) {
+                Kernel.fail(ViolationKind.LOST_COMPLETION, "SQE " + ud + " on " + ctx + " never got a CQE");
+            }
+            if (n > 1) {
+                Kernel.fail(ViolationKind.DOUBLE_COMPLETION, "SQE " + ud + " on " + ctx + " got " + n + " CQEs");
+            }
+            boolean ok = res == len || (res == -Errno.ECANCELED && cancellable.contains(ud));
+            if (!ok) {
+                Kernel.fail(ViolationKind.WRONG_RESULT, "SQE " + ud + " (read " + len + " at " + off + ") completed with res "
+                        + Errno.name(res));
+            }
+            if (res > 0) {
+                bdev.expectBytes(off, bufs.get(ud), 0, (int) res);
+            }
+        }
+        for (Liburing ring : rings.values()) {
+            if (!ring.ctx.isFreed()) {
+                Kernel.fail(ViolationKind.REF_LEAK, ring.ctx + " was closed but never freed (ctx->refs " + ring.ctx.refs()
+                        + ")");
+            }
+        }
+        bdev.checkAtEnd();
+        bdev.expectCacheMatchesDisk();
+        bdev.mapping().allocator.waitTable().checkInvariants();
+    }
+
+    /** Each request's result and each plain reader's, e.g. {@code 1=4096 2=-ECANCELED sync=4096}. */
+    String outcome() {
+        StringBuilder sb = new StringBuilder();
+        for (Liburing ring : rings.values()) {
+            for (long[] c : ring.ctx.cqeLog) {
+                sb.append(sb.length() == 0 ? "" : " ").append(c[0]).append('=').append(Errno.name(c[1]));
+            }
+        }
+        results.forEach((task, rs) -> sb.append(sb.length() == 0 ? "" : " ").append(task).append('=')
+                .append(Texts.join(",", rs)));
+        return sb.toString();
+    }
+}

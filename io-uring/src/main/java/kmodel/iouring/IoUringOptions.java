@@ -19,8 +19,19 @@ public final class IoUringOptions {
     public static final KconfigOption IO_URING_PLUG_NOWAIT = KconfigOption.bool("IO_URING_PLUG_NOWAIT", false,
             "io_submit_state_start() sets plug->nowait (v5.9-rc1 form; n: v5.9 final and v5.10)");
 
+    /**
+     * How the io_uring scenarios' workload reads ({@code UringWorld.readAll}): y (default) through
+     * the reading task's ring; n: one {@code preadv(2)} after another by the same task, the first
+     * baseline of seed 002's table ("preadv for comparison"). With y, {@code
+     * ASYNC_BUFFERED_READS} picks the other two: io_uring with the series (y, the default) or
+     * without it (n: every buffered read that would block is punted to io-wq, the seed's
+     * "Mainline"). Not a kernel option: it chooses the system call a scenario makes.
+     */
+    public static final KconfigOption URING_READS = KconfigOption.bool("URING_READS", true,
+            "scenario workloads read through io_uring (n: preadv(2) one after another, seed 002's baseline)");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
-        return new KconfigOption[] {IO_URING_PLUG_NOWAIT};
+        return new KconfigOption[] {IO_URING_PLUG_NOWAIT, URING_READS};
     }
 }

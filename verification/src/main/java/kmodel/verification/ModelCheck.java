@@ -61,7 +61,8 @@ public final class ModelCheck {
      * {@link #preemptions(int)}: the default of the command line. First the unbounded reduced
      * search with a budget of {@link #AUTO_UNBOUNDED_BUDGET} executions; a pass there is complete for
      * the scenario. If that budget does not suffice, the reduced search with preemption bound
-     * {@link #AUTO_BOUND} (iterating 0, 1, ..., {@value #AUTO_BOUND}), within the execution budget.
+     * {@link #AUTO_BOUND} (iterating 0, 1, ..., {@value #AUTO_BOUND}), or the scenario's own lower
+     * bound ({@link Scenario#autoBound()}), within the execution budget.
      * The executions of both phases are counted; the end states of both are reported.
      */
     public static final int AUTO = -2;
@@ -512,7 +513,7 @@ public final class ModelCheck {
                     preemptions == AUTO ? AUTO_UNBOUNDED_BUDGET : -1));
         }
         if (kind == Kind.EXHAUSTIVE && preemptions != UNBOUNDED) {
-            int to = preemptions == AUTO ? AUTO_BOUND : preemptions;
+            int to = preemptions == AUTO ? scenario.autoBound() : preemptions;
             for (int bound = iterative ? 0 : to; bound <= to; bound++) {
                 final int b = bound;
                 phases.add(new Phase(x -> naiveBound ? DporStrategy.naiveBoundForTesting(b)

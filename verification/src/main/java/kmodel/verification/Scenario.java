@@ -53,15 +53,27 @@ public final class Scenario<W> {
     private final Consumer<W> atEnd;
     private final Function<W, String> outcome;
     private final Kconfig settings;
+    private final int autoBound;
 
     private Scenario(Builder<W> b) {
         this.settings = b.settings;
+        this.autoBound = b.autoBound;
         this.name = b.name;
         this.description = b.description;
         this.setup = b.setup;
         this.spawners = new ArrayList<>(b.spawners);
         this.atEnd = b.atEnd;
         this.outcome = b.outcome;
+    }
+
+    /**
+     * The preemption bound the command line's default search ({@code ModelCheck.AUTO}) falls back
+     * to for this scenario when the unbounded search does not finish in its budget:
+     * {@code ModelCheck.AUTO_BOUND} (3) unless the scenario lowers it ({@link Builder#autoBound}),
+     * which it does when bound 3 cannot finish within the default run's time.
+     */
+    public int autoBound() {
+        return autoBound;
     }
 
     /** Starts a scenario with its registered name and one-line description. */
@@ -141,6 +153,7 @@ public final class Scenario<W> {
         private Consumer<W> atEnd = w -> { };
         private Function<W, String> outcome = w -> "";
         private Kconfig settings = Kconfig.defaults();
+        private int autoBound = ModelCheck.AUTO_BOUND;
 
         private Builder(String name, String description) {
             this.name = Objects.requireNonNull(name);
@@ -150,6 +163,20 @@ public final class Scenario<W> {
         /** A setting this scenario needs (the command line may still override it). */
         public Builder<W> set(KconfigOption option, long value) {
             this.settings = settings.with(option, value);
+            return this;
+        }
+
+        /**
+         * Lowers the bound of the default search for this scenario ({@link Scenario#autoBound}),
+         * 0 to {@code ModelCheck.AUTO_BOUND}: a world whose bound-3 search does not finish within
+         * the default run's time is checked completely up to {@code bound} instead, and its
+         * result line says so.
+         */
+        public Builder<W> autoBound(int bound) {
+            if (bound < 0 || bound > ModelCheck.AUTO_BOUND) {
+                throw new IllegalArgumentException("autoBound " + bound + " outside [0, " + ModelCheck.AUTO_BOUND + "]");
+            }
+            this.autoBound = bound;
             return this;
         }
 

@@ -73,6 +73,26 @@ public final class ScenarioRegistry {
         return r;
     }
 
+    /**
+     * The bound {@code ModelCheck.AUTO} falls back to for the scenario named {@code name}
+     * ({@link Scenario#autoBound()}); {@code ModelCheck.AUTO_BOUND} for a name no registry holds
+     * (a swarm recipe).
+     */
+    public static synchronized int autoBoundOf(String name) {
+        if (autoBounds == null) {
+            java.util.Map<String, Integer> m = new java.util.HashMap<>();
+            for (Scenario<?> s : everything().all()) {
+                m.put(s.name(), s.autoBound());
+            }
+            autoBounds = m;
+        }
+        Integer b = autoBounds.get(name);
+        return b == null ? ModelCheck.AUTO_BOUND : b;
+    }
+
+    /** {@link #autoBoundOf}'s memo: registries are built from code, the same every time. */
+    private static java.util.Map<String, Integer> autoBounds;
+
     /** Registers {@code s}; names must be unique. */
     public ScenarioRegistry register(Scenario<?> s) {
         if (byName.putIfAbsent(s.name(), s) != null) {

@@ -87,7 +87,7 @@ public final class SplitRun {
                 return new int[] {ModelCheck.UNBOUNDED};
             }
             boolean auto = preemptions == ModelCheck.AUTO;
-            int to = auto ? ModelCheck.AUTO_BOUND : preemptions;
+            int to = auto ? ScenarioRegistry.autoBoundOf(scenario) : preemptions;
             int from = iterative ? 0 : to;
             int[] out = new int[(auto ? 1 : 0) + to - from + 1];
             int k = 0;

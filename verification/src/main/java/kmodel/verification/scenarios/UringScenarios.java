@@ -19,7 +19,9 @@ public final class UringScenarios {
 
     /** Registers the io_uring scenarios. */
     public static void registerAll(ScenarioRegistry r) {
-        /* none yet: every io_uring world is large (see registerLarge) */
+        r.register(exitArmed());
+        r.register(closeTaskWork());
+        r.register(randomReads());
     }
 
     /**
@@ -31,9 +33,8 @@ public final class UringScenarios {
      * io-wq was merged).
      */
     public static void registerLarge(ScenarioRegistry r) {
-        r.register(exitArmed());
-        r.register(closeTaskWork());
         r.register(readSamePage("uring-read-same-page", 2));
+        r.register(seedClaim());
         r.register(readInflight());
     }
 
@@ -125,6 +126,7 @@ public final class UringScenarios {
     static Scenario<UringWorld> exitArmed() {
         return Scenario.<UringWorld>named("uring-exit-armed",
                 "the submitting task exits while its read's page-unlock callback is armed")
+                .autoBound(2)
                 .setup(() -> new UringWorld(1, 1, 0).mayBeCancelled(1))
                 .task("uring", w -> {
                     w.setupRing(1);
@@ -146,6 +148,7 @@ public final class UringScenarios {
     static Scenario<UringWorld> closeTaskWork() {
         return Scenario.<UringWorld>named("uring-close-taskwork",
                 "the ring is closed while a read's task_work retry may be pending, then the task exits")
+                .autoBound(2)
                 .setup(() -> new UringWorld(1, 1, 0).mayBeCancelled(1))
                 .task("uring", w -> {
                     w.setupRing(1);
@@ -156,6 +159,48 @@ public final class UringScenarios {
                 })
                 .atEnd(UringWorld::check)
                 .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-random-reads}: 4 KiB reads at queue depth 2 over a file partly in the page
+     * cache (pages 0-2, page 1 cached; read-ahead off), not page-aligned, so each spans two pages:
+     * the read at 2 KiB finds page 0 missing (the callback is armed on it), the read at 6 KiB
+     * copies the cached half of page 1 and stops short at page 2 (the rest is retried with
+     * {@code bytes_done}). With {@code URING_READS=n} the same reads are {@code preadv(2)}s one
+     * after another; with {@code ASYNC_BUFFERED_READS=n} the ring punts them to io-wq.
+     */
+    static Scenario<UringWorld> randomReads() {
+        return Scenario.<UringWorld>named("uring-random-reads",
+                "4 KiB reads at queue depth 2 spanning cached and uncached pages (short reads, retries)")
+                .setup(() -> new UringWorld(3, 2, 0).cached(1))
+                .task("uring", w -> w.readAll(new long[] {PAGE / 2, PAGE + PAGE / 2}, PAGE, 2))
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /** Pages read by {@code uring-seed-claim}, in its order; pages 1 and 4 are cached at set-up. */
+    public static final long[] SEED_CLAIM_PAGES = {3, 0, 5, 1, 2, 4};
+
+    /**
+     * {@code uring-seed-claim}: seed 002's experiment in small: six page-aligned 4 KiB reads in
+     * random order over a six-page file with two pages cached, at queue depth 4 (read-ahead off,
+     * 4 request tags), in the configured reading mode ({@code URING_READS},
+     * {@code ASYNC_BUFFERED_READS}); its outcome carries the comparison's counters
+     * ({@link UringWorld#counters}). Large: for the seed claim test and the CLI, sampled.
+     */
+    static Scenario<UringWorld> seedClaim() {
+        long[] offsets = new long[SEED_CLAIM_PAGES.length];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = SEED_CLAIM_PAGES[i] * PAGE;
+        }
+        return Scenario.<UringWorld>named("uring-seed-claim",
+                "seed 002 in small: 6 random 4 KiB reads at queue depth 4, 2 of 6 pages cached (counts punts, workers, switches)")
+                .setup(() -> new UringWorld(6, 4, 0).cached(1).cached(4))
+                .task("app", w -> w.readAll(offsets, PAGE, 4))
+                .atEnd(UringWorld::check)
+                .outcome(w -> w.outcome() + " | " + w.counters())
                 .build();
     }
 }

@@ -8,6 +8,7 @@ import kmodel.fs.blockdev.Bdev;
 import kmodel.iouring.IoFd;
 import kmodel.iouring.IoRingCtx;
 import kmodel.iouring.IoUringExit;
+import kmodel.iouring.IoUringOptions;
 import kmodel.iouring.Liburing;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
@@ -199,5 +200,72 @@ final class UringWorld {
         results.forEach((task, rs) -> sb.append(sb.length() == 0 ? "" : " ").append(task).append('=')
                 .append(Texts.join(",", rs)));
         return sb.toString();
+    }
+
+    /** Tasks that ran {@link #readAll}, for counting their context switches. */
+    final List<kmodel.kernel.sched.Task> readers = new ArrayList<>();
+
+    /**
+     * Seed 002's workload in the configured reading mode ({@link IoUringOptions#URING_READS}):
+     * reads of {@code len} bytes at {@code offsets}, at most {@code qd} in flight through the
+     * current task's ring (filled as CQEs are reaped, user_data 1, 2, ...), then the ring closed
+     * and the task exited; or, with {@code URING_READS=n}, one {@code preadv(2)} after another.
+     */
+    void readAll(long[] offsets, int len, int qd) {
+        readers.add(Sched.current());
+        if (!Kernel.config().enabled(IoUringOptions.URING_READS)) {
+            for (long off : offsets) {
+                read(off, len);
+            }
+            return;
+        }
+        setupRing(qd);
+        int next = 0;
+        int inflight = 0;
+        while (next < offsets.length || inflight > 0) {
+            int queued = 0;
+            while (inflight < qd && next < offsets.length) {
+                queueRead(next + 1, offsets[next], len, 0);
+                next++;
+                inflight++;
+                queued++;
+            }
+            if (queued > 0) {
+                submitAndWait(0);
+            }
+            reap(1);
+            inflight--;
+        }
+        close();
+        exit();
+    }
+
+    /**
+     * The counters of seed 002's comparison, after the run: SQEs punted to io-wq, io-wq workers
+     * started, callbacks armed ({@code -EIOCBQUEUED}), task_work retries, and the voluntary
+     * context switches of the reading tasks and of io-wq's tasks (the manager and its workers;
+     * interrupts are not tasks that switch).
+     */
+    String counters() {
+        int punts = 0;
+        int workers = 0;
+        int armed = 0;
+        int retries = 0;
+        long switches = 0;
+        for (kmodel.kernel.sched.Task t : readers) {
+            switches += t.nvcsw();
+        }
+        for (Liburing ring : rings.values()) {
+            IoRingCtx ctx = ring.ctx;
+            punts += ctx.nrPunts;
+            armed += ctx.nrEiocbqueued;
+            retries += ctx.nrTaskWorkRetries;
+            workers += ctx.ioWq().workersCreated;
+            for (kmodel.kernel.sched.Task t : ctx.ioWq().tasks) {
+                switches += t.nvcsw();
+            }
+        }
+        return "punts=" + punts + " workers=" + workers + " armed=" + armed + " retries=" + retries
+                + " switches=" + switches;
     }
 }

@@ -35,6 +35,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry findings() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerFindings(r);
+        ReadScenarios.registerFindings(r);
         return r;
     }
 
@@ -47,6 +48,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry large() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerLarge(r);
+        ReadScenarios.registerLarge(r);
         BtrfsScenarios.registerLarge(r);
         WriteScenarios.registerLarge(r);
         return r;

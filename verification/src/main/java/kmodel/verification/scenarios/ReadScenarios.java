@@ -24,7 +24,6 @@ public final class ReadScenarios {
         r.register(waitqSpanning("waitq-spanning-read-nora", 0));
         r.register(nowaitReadahead());
         r.register(readError());
-        r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
     }
 
     /**
@@ -34,6 +33,7 @@ public final class ReadScenarios {
     public static void registerLarge(ScenarioRegistry r) {
         r.register(nowaitAgainReread("nowait-again-reread", Reread.SYNC));
         r.register(nowaitAgainReread("nowait-again-reread-nowait", Reread.NOWAIT));
+        r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
     }
 
     /**

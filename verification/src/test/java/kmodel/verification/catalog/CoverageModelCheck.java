@@ -32,7 +32,6 @@ class CoverageModelCheck {
             Map.entry("waitq-spanning-read-nora", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP}),
             Map.entry("nowait-readahead", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK}),
             Map.entry("read-error", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP}),
-            Map.entry("read-error-reread-nowait", new Object[] {FilemapBugs.NOWAIT_WAITS_FOR_PAGE, ViolationKind.BLOCKED_IN_NOWAIT}),
             Map.entry("page-lock-stealer", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP}),
             Map.entry("page-lock-killable-writeback", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.LOCK_LEAK}),
             Map.entry("page-lock-killable-unfair-fixed", new Object[] {FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP}),

@@ -80,7 +80,9 @@ public final class ReadScenarios {
      * with {@code Reread.NOWAIT} it first tries {@code IOCB_NOWAIT} ({@code -EAGAIN}, no I/O),
      * with {@code Reread.WAITQ} it reads with {@code IOCB_WAITQ} (the finding
      * {@code finding-waitq-readpage-sleeps-on-tag}: v5.10 calls {@code ->readpage} under
-     * {@code IOCB_WAITQ}, and that bio may sleep for the tag, which 33a0f5c6b34f ended in v5.12).
+     * {@code IOCB_WAITQ}, and that bio may sleep for the tag, which 33a0f5c6b34f ended in v5.12;
+     * the minimised counterexample needs only {@code r}, whose own IOCB_WAITQ read-ahead fails
+     * with {@code BLK_STS_AGAIN} while its first read's request still holds the tag).
      */
     static Scenario<ReadWorld> nowaitAgainReread(String name, Reread how) {
         return Scenario.<ReadWorld>named(name, "a REQ_NOWAIT read-ahead fails with BLK_STS_AGAIN (1 tag) and a "

@@ -135,11 +135,22 @@ public final class FilemapBugs {
      */
     public static final String WAIT_ON_PAGE_WRITEBACK_ONCE = "wait-on-page-writeback-once";
 
+    /**
+     * A mutation of mm/filemap.c: {@code generic_file_buffered_read()} (v5.10): the
+     * {@code IOCB_NOWAIT} test before {@code wait_on_page_locked_killable()} is left out, so an
+     * {@code IOCB_NOWAIT} read that finds its page not uptodate (read-ahead it just started, or
+     * another reader's read in flight) sleeps on the page lock instead of returning
+     * {@code -EAGAIN}: the very thing the flag forbids. Manifests as {@code blocked-in-nowait}
+     * (scenario {@code nowait-readahead}), the checker's own test of its non-blocking sections.
+     */
+    public static final String NOWAIT_WAITS_FOR_PAGE = "nowait-waits-for-page";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
             ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
-            WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE};
+            WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE,
+            NOWAIT_WAITS_FOR_PAGE};
     }
 }

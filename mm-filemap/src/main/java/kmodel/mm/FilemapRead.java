@@ -31,11 +31,48 @@ import kmodel.kernel.sched.Sched;
  *   <li>{@link MmOptions#READAHEAD_NOWAIT} (seed 002 patch 02, "mm: allow read-ahead with
  *       IOCB_NOWAIT set"): with n, a cache miss under {@code IOCB_NOWAIT} goes straight to
  *       {@code would_block} without starting read-ahead.</li>
+ *   <li>{@link MmOptions#READ_PATH_V59}: the v5.9 form, where read-ahead disabled
+ *       ({@code ra_pages == 0}) means no read-ahead at all, so a miss goes to
+ *       {@code no_cached_page} and the read calls {@code ->readpage} itself (see
+ *       {@link Readahead#pageCacheSyncRa}); this function is the same in both.</li>
  *   <li>The {@code if (written) { put_page(page); goto out; }} guards before
  *       {@code lock_page_async()} are 0abed7c69b95 ("mm: never attempt async page lock if we've
  *       transferred data already", v5.10-rc5): without them a read that copied some bytes could
  *       arm the callback and return the byte count with it armed.</li>
  * </ul>
+ *
+ * <h2>Non-blocking sections (model-only checks)</h2>
+ * The flags are a contract the kernel does not check; the model does. A read with
+ * {@code IOCB_NOWAIT} is a non-blocking section ({@link Sched#nowaitEnter}) from entry to
+ * {@code out:}: a sleep anywhere inside (a page lock, a request tag in {@code submit_bio()}) is
+ * {@code blocked-in-nowait}. "The IOCB_NOWAIT flag in iocb->ki_flags indicates that -EAGAIN shall
+ * be returned when no data can be read without waiting for I/O requests to complete; it doesn't
+ * prevent readahead" (the kernel-doc of {@code generic_file_read_iter()}): so it may start I/O,
+ * but not wait for anything. A read with {@code IOCB_NOIO} is a section that must not start I/O
+ * ({@link Sched#noioEnter}; "no new I/O requests shall be made for the read or for readahead").
+ *
+ * <p>{@code IOCB_WAITQ} (with the async series) is a non-blocking section too, although
+ * {@code io_rw_should_retry()} clears {@code IOCB_NOWAIT} when it sets it: the IOCB_WAITQ read
+ * runs inline in the submitting task (io_uring's {@code force_nonblock} issue, or its
+ * task_work retry), and every wait in it is the page-unlock callback instead of a sleep. The
+ * series' authors treat a sleep there as a bug, three times over: c8d317aa1887 ("io_uring: fix
+ * async buffered reads when readahead is disabled", v5.9-rc8: "it goes to lock_page_killable()
+ * after calling mapping->a_ops->readpage() to do IO, and thus causing process to sleep");
+ * 324bcf54c449 ("mm: use limited read-ahead to satisfy read", v5.10-rc1: "Willy reports that
+ * there's a case where async buffered reads will be blocking ... io_uring relies on read-ahead
+ * triggering the reads, if not, it needs to fallback to threaded helpers"); and 33a0f5c6b34f
+ * ("mm/filemap: don't call ->readpage if IOCB_WAITQ is set", v5.12: "The readpage operation can
+ * block in many (most?) filesystems, so we should punt to a work queue instead of calling it").
+ * Jens Axboe in the "Loophole in async page I/O" thread (14d97ab3-edf7-c72a-51eb-d335e2768b65@kernel.dk,
+ * 12 Oct 2020): "we can only return -EIOCBQUEUED if the IO has been started or is in progress already
+ * ... If we need to block, we should be returning -EAGAIN, which would punt to a worker thread."
+ * It may start I/O (that is how it makes progress), so it is not an IOCB_NOIO section. The last
+ * commit shows that v5.9/v5.10 still break the rule: at {@code readpage:} an IOCB_WAITQ read
+ * calls {@code ->readpage} itself (a page that a failed read left not uptodate, or, in v5.9, a
+ * page it just added), and that submission may sleep for a request tag; the model reports that
+ * as {@code blocked-in-nowait} (finding scenario {@code finding-waitq-readpage-sleeps-on-tag}).
+ * The decision is taken once, at entry: the page-unlock callback clears {@code IOCB_WAITQ} in
+ * {@code ki_flags} while the read may still be running.
  *
  * <h2>Return value</h2>
  * Bytes copied, including the {@code written} passed in; an error only if nothing was copied
@@ -133,6 +170,17 @@ public final class FilemapRead {
             iocb.kiFlags |= IOCB_NOWAIT;
         }
 
+        /* Model-only: the non-blocking contract of the flags, decided once (see the class comment). */
+        boolean nowaitSection = (iocb.kiFlags & IOCB_NOWAIT) != 0 || (asyncReads && (iocb.kiFlags & IOCB_WAITQ) != 0);
+        boolean noioSection = (iocb.kiFlags & IOCB_NOIO) != 0;
+        if (nowaitSection) {
+            Sched.nowaitEnter("generic_file_buffered_read with "
+                    + ((iocb.kiFlags & IOCB_NOWAIT) != 0 ? "IOCB_NOWAIT" : "IOCB_WAITQ"));
+        }
+        if (noioSection) {
+            Sched.noioEnter("generic_file_buffered_read with IOCB_NOIO");
+        }
+
         Label next = Label.FIND_PAGE;
         for (;;) {
             switch (next) {
@@ -179,7 +227,7 @@ public final class FilemapRead {
                             }
                             error = Filemap.waitOnPageLockedAsync(page, iocb.kiWaitq);
                         } else {
-                            if ((iocb.kiFlags & IOCB_NOWAIT) != 0) {
+                            if ((iocb.kiFlags & IOCB_NOWAIT) != 0 && !Kernel.bug(FilemapBugs.NOWAIT_WAITS_FOR_PAGE)) {
                                 Page.putPage(page);
                                 next = Label.WOULD_BLOCK;
                                 break;
@@ -391,6 +439,12 @@ public final class FilemapRead {
                     iocb.kiPos = (index << PAGE_SHIFT) + offset;
                     /* file_accessed(filp): no atime in the model */
                     long result = written != 0 ? written : error;
+                    if (noioSection) {
+                        Sched.noioExit();
+                    }
+                    if (nowaitSection) {
+                        Sched.nowaitExit();
+                    }
                     Kernel.event("generic_file_buffered_read = %s", Errno.name(result));
                     return result;
                 }

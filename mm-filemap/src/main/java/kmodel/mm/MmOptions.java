@@ -20,6 +20,27 @@ public final class MmOptions {
             "seed 002 patch 02: read-ahead allowed under IOCB_NOWAIT");
 
     /**
+     * The read path as the async buffered read series was merged (v5.9) instead of v5.10's. The
+     * one difference is 324bcf54c449 ("mm: use limited read-ahead to satisfy read", v5.10-rc1,
+     * not taken by 5.9.y): with y (v5.9), {@code page_cache_sync_readahead()} does nothing when
+     * read-ahead is disabled ({@code ra_pages == 0}), so a read of an uncached page goes to
+     * {@code no_cached_page}: it allocates the page, adds it to the cache, calls
+     * {@code ->readpage} itself (a plain read, not {@code REQ_RAHEAD}) and then, under
+     * {@code IOCB_WAITQ}, waits for it with {@code lock_page_async()} ({@code -EIOCBQUEUED});
+     * under {@code IOCB_NOWAIT} it leaves the new page in the cache, not uptodate, and returns
+     * {@code -EAGAIN} without starting I/O. With n (v5.10, the default),
+     * {@code page_cache_sync_ra()} forces a one-page read-ahead of the needed page instead, and
+     * the read waits for that page ({@code wait_on_page_locked_async()} under
+     * {@code IOCB_WAITQ}; {@code -EAGAIN} under {@code IOCB_NOWAIT}, with the read-ahead
+     * started). Both forms keep the 5.9.y stable fixes 13bd691421bc ("mm: mark async iocb read
+     * as NOWAIT once some data has been copied", 5.9.4) and 0abed7c69b95 ("mm: never attempt
+     * async page lock if we've transferred data already", 5.9.11).
+     */
+    public static final KconfigOption READ_PATH_V59 = KconfigOption.bool("READ_PATH_V59", false,
+            "read path of v5.9 (y: no read-ahead with ra_pages 0, the read calls ->readpage itself) "
+            + "instead of v5.10 (n: a forced one-page read-ahead, 324bcf54c449)");
+
+    /**
      * The page wait protocol as in v5.7 (before 2a9127fcf229 "mm: rewrite wait_on_page_bit_common()
      * logic"): the waiter re-tests the bit itself after waking. n: v5.10.
      */
@@ -52,7 +73,7 @@ public final class MmOptions {
 
     /** Every option of this module. */
     public static KconfigOption[] all() {
-        return new KconfigOption[] {ASYNC_BUFFERED_READS, READAHEAD_NOWAIT, PAGE_WAIT_V57, PAGE_WAIT_TABLE_SIZE,
+        return new KconfigOption[] {ASYNC_BUFFERED_READS, READAHEAD_NOWAIT, READ_PATH_V59, PAGE_WAIT_V57, PAGE_WAIT_TABLE_SIZE,
             PAGE_LOCK_UNFAIRNESS, PAGE_LOCK_WOKEN_KILLED_TRYLOCK};
     }
 }

@@ -32,7 +32,8 @@ import kmodel.kernel.Kernel;
  * With {@code ra_pages == 0}, v5.10 still issues the page the reader needs <em>as read-ahead</em>:
  * {@code page_cache_sync_ra()} forces a one-page {@code force_page_cache_ra()} ("Even if
  * read-ahead is disabled, issue this request as read-ahead as we'll need it to satisfy the
- * requested range"); asynchronous read-ahead is off.
+ * requested range"); asynchronous read-ahead is off. v5.9 ({@link MmOptions#READ_PATH_V59})
+ * issued nothing: the read path then read the page itself at {@code no_cached_page}.
  *
  * <p>Concurrency: {@code f_ra} is touched without scheduling points (see {@link File}); page cache
  * lookups and inserts go through {@link PageCache}. Pages added by read-ahead are locked and not
@@ -67,10 +68,23 @@ public final class Readahead {
      * mm/readahead.c: {@code page_cache_sync_ra()} (v5.10): a cache miss. Read-ahead disabled (or
      * a congested cgroup, never in the model): force a one-page read-ahead of the needed page;
      * otherwise {@code ondemand_readahead()}.
+     *
+     * <p>With {@link MmOptions#READ_PATH_V59}: mm/readahead.c {@code page_cache_sync_readahead()}
+     * (v5.9) instead, which returns at once when read-ahead is disabled ("no read-ahead"), before
+     * 324bcf54c449 ("mm: use limited read-ahead to satisfy read") made it force one page.
      */
     public static void pageCacheSyncRa(ReadaheadControl ractl, FileRaState ra, long reqCount) {
         boolean doForcedRa = false; /* ractl->file && (f_mode & FMODE_RANDOM): not modelled */
 
+        if (Kernel.config().enabled(MmOptions.READ_PATH_V59)) {
+            /* v5.9: no read-ahead */
+            if (ra.raPages == 0) {
+                return;
+            }
+            /* blk_cgroup_congested(), FMODE_RANDOM: not modelled */
+            ondemandReadahead(ractl, ra, false, reqCount);
+            return;
+        }
         if (ra.raPages == 0) {
             if (ractl.file == null) {
                 return;

@@ -39,6 +39,7 @@ public final class ScenarioRegistry {
         PageLockScenarios.registerFindings(r);
         BlockScenarios.registerFindings(r);
         UringScenarios.registerFindings(r);
+        ReadScenarios.registerFindings(r);
         return r;
     }
 
@@ -51,6 +52,7 @@ public final class ScenarioRegistry {
     public static ScenarioRegistry large() {
         ScenarioRegistry r = new ScenarioRegistry();
         PageLockScenarios.registerLarge(r);
+        ReadScenarios.registerLarge(r);
         BtrfsScenarios.registerLarge(r);
         WriteScenarios.registerLarge(r);
         BlockScenarios.registerLarge(r);

@@ -30,12 +30,15 @@ class SeedVariantsModelCheck {
         }
     }
 
+    /**
+     * Without patch 02 the IOCB_NOWAIT read starts no read-ahead and passes. Without patch 01
+     * alone (the merged form) its read-ahead sleeps for a tag: blocked-in-nowait, shown in
+     * NonBlockingReadModelCheck.
+     */
     @Test
-    void nowaitReadaheadPassesWithEitherReadaheadPatchReverted() {
-        for (String set : List.of("READAHEAD_NOWAIT=n", "REQ_RAHEAD_NOWAIT=n")) {
-            CheckResult r = check("nowait-readahead", set);
-            assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
-        }
+    void nowaitReadaheadPassesWithReadaheadPatch02Reverted() {
+        CheckResult r = check("nowait-readahead", "READAHEAD_NOWAIT=n");
+        assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
     }
 
     @Test

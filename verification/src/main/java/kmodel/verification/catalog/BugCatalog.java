@@ -106,6 +106,11 @@ public final class BugCatalog {
                 "mutation of truncate_setsize() (v5.10): truncate_pagecache() before i_size_write()",
                 "truncate-read", ViolationKind.DATA_CORRUPTION, "lies past i_size",
                 "a racing read instantiates a page past the new end that truncation never removes"));
+        b.add(bug(FilemapBugs.NOWAIT_WAITS_FOR_PAGE,
+                "mutation of generic_file_buffered_read() (v5.10): no IOCB_NOWAIT test before wait_on_page_locked_killable()",
+                "nowait-readahead", ViolationKind.BLOCKED_IN_NOWAIT,
+                "inside a non-blocking attempt (generic_file_buffered_read with IOCB_NOWAIT)",
+                "an IOCB_NOWAIT read that finds its page not uptodate sleeps on the page lock instead of returning -EAGAIN"));
         b.add(bug(BlockBugs.BIO_SPLIT_ADVANCES_SECTOR_ONLY,
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",

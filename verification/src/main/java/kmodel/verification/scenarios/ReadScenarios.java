@@ -26,6 +26,109 @@ public final class ReadScenarios {
         r.register(readError());
     }
 
+    /**
+     * The read-path scenarios too large for the default run (exhaustive at preemption bound 3 they
+     * take hundreds of thousands of executions): {@code kmodel check} runs them only when named.
+     */
+    public static void registerLarge(ScenarioRegistry r) {
+        r.register(nowaitAgainReread("nowait-again-reread", Reread.SYNC));
+        r.register(nowaitAgainReread("nowait-again-reread-nowait", Reread.NOWAIT));
+        r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
+    }
+
+    /**
+     * Scenarios that demonstrate findings: they fail on the default configuration on purpose
+     * ({@link kmodel.verification.ScenarioRegistry#findings()}).
+     */
+    public static void registerFindings(ScenarioRegistry r) {
+        r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
+    }
+
+    /** How the second read of a page left not uptodate is issued. */
+    enum Reread {
+        /** {@code read(2)}: the page_not_up_to_date path, {@code ->readpage} under the page lock. */
+        SYNC,
+        /** {@code IOCB_NOWAIT} ({@code -EAGAIN} on a page not uptodate), then {@code read(2)}. */
+        NOWAIT,
+        /** {@code IOCB_WAITQ} with a task_work retry ({@code ReadWorld.readAsync}). */
+        WAITQ
+    }
+
+    private static void reread(ReadWorld w, String name, long pos, Reread how) {
+        switch (how) {
+            case SYNC:
+                w.read(pos, PAGE, 0);
+                break;
+            case NOWAIT:
+                w.read(pos, PAGE, Kiocb.IOCB_NOWAIT);
+                w.read(pos, PAGE, 0);
+                break;
+            default:
+                w.readAsync(name, pos, PAGE);
+                break;
+        }
+    }
+
+    /**
+     * {@code nowait-again-reread}: pages a failed {@code REQ_NOWAIT} read-ahead left not uptodate
+     * are read again (the {@code page_not_up_to_date} path). Two pages, one request tag, read-ahead
+     * one page: {@code r} reads page 1 (its read-ahead bio takes the tag), then page 0;
+     * {@code nowait} reads page 0 with {@code IOCB_NOWAIT}, whose read-ahead of page 0 is
+     * {@code REQ_RAHEAD|REQ_NOWAIT} (seed patch 01) and, when it finds the tag taken, fails with
+     * {@code BLK_STS_AGAIN}: the page is unlocked not uptodate. {@code r}'s read of page 0 then
+     * finds page 0 unlocked and not uptodate, locks it and reads it itself ({@code ->readpage});
+     * with {@code Reread.NOWAIT} it first tries {@code IOCB_NOWAIT} ({@code -EAGAIN}, no I/O),
+     * with {@code Reread.WAITQ} it reads with {@code IOCB_WAITQ} (the finding
+     * {@code finding-waitq-readpage-sleeps-on-tag}: v5.10 calls {@code ->readpage} under
+     * {@code IOCB_WAITQ}, and that bio may sleep for the tag, which 33a0f5c6b34f ended in v5.12;
+     * the minimised counterexample needs only {@code r}, whose own IOCB_WAITQ read-ahead fails
+     * with {@code BLK_STS_AGAIN} while its first read's request still holds the tag).
+     */
+    static Scenario<ReadWorld> nowaitAgainReread(String name, Reread how) {
+        return Scenario.<ReadWorld>named(name, "a REQ_NOWAIT read-ahead fails with BLK_STS_AGAIN (1 tag) and a "
+                + (how == Reread.SYNC ? "read(2)" : how == Reread.NOWAIT ? "IOCB_NOWAIT read then a read(2)" : "IOCB_WAITQ read")
+                + " rereads the page it left not uptodate")
+                .setup(() -> new ReadWorld(2, 1, 1))
+                .task("r", w -> {
+                    w.read(PAGE, PAGE, 0);
+                    reread(w, "r", 0, how);
+                })
+                .task("nowait", w -> w.read(0, PAGE, Kiocb.IOCB_NOWAIT))
+                .atEnd(ReadWorld::check)
+                .outcome(w -> w.outcome() + " BLK_STS_AGAIN=" + w.bdev.stats().again)
+                .build();
+    }
+
+    /**
+     * {@code read-error-reread-nowait}: a page a failed read left not uptodate (a one-page disk
+     * that fails it, read-ahead off, two tags) is read again: {@code sync} reads it ({@code -EIO}:
+     * the read-ahead of the page fails, the reader finds it unlocked and not uptodate, takes the
+     * {@code page_not_up_to_date} path and its own {@code ->readpage} fails too; PG_error, the
+     * page stays cached not uptodate) while {@code again} tries it with {@code IOCB_NOWAIT}
+     * ({@code -EAGAIN} on a page not uptodate, without I/O) and then with {@code read(2)}
+     * ({@code -EIO} by the same path). With read-ahead off the two read-path forms differ: v5.10
+     * reads the page first as a one-page read-ahead, v5.9 ({@code READ_PATH_V59=y}) with the
+     * read path's own {@code ->readpage} at {@code no_cached_page}.
+     *
+     * <p>No {@code IOCB_WAITQ} variant: with a disk that fails the page every time, the
+     * IOCB_WAITQ read never ends in the model. After its own {@code ->readpage} it arms the
+     * callback with {@code lock_page_async()} ({@code -EIOCBQUEUED}) unless the failed read has
+     * already completed; the callback's retry finds the page not uptodate again and reads it
+     * again. Every run stops at the step bound ({@code BOUND}). Whether v5.10's io_uring loops
+     * the same way on a persistent media error was not checked (io_read()'s first,
+     * IOCB_NOWAIT, attempt returns -EAGAIN on such a page and re-arms the same retry).
+     */
+    static Scenario<ReadWorld> readErrorReread(String name, Reread how) {
+        return Scenario.<ReadWorld>named(name, "the disk fails its one page (read-ahead off): a read(2) gets -EIO while "
+                + "an IOCB_NOWAIT read then a read(2) reread the page it left not uptodate")
+                .setup(() -> new ReadWorld(1, 2, 0).failing(0))
+                .task("sync", w -> w.read(0, PAGE, 0))
+                .task("again", w -> reread(w, "again", 0, how))
+                .atEnd(ReadWorld::check)
+                .outcome(w -> w.outcome() + " EIO=" + w.bdev.stats().ioErrors)
+                .build();
+    }
+
     /** {@code read-same-page}: two synchronous readers race on one uncached page. */
     static Scenario<ReadWorld> readSamePage() {
         return Scenario.<ReadWorld>named("read-same-page",

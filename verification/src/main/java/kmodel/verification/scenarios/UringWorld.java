@@ -233,7 +233,12 @@ final class UringWorld {
             if (queued > 0) {
                 submitAndWait(0);
             }
-            reap(1);
+            /* io_uring_wait_cqe(): an -EINTR from io_uring_enter() (task_work ran) is retried */
+            Liburing ring = myRing();
+            int before = ring.reaped.size();
+            while (ring.reaped.size() == before) {
+                reap(1);
+            }
             inflight--;
         }
         close();

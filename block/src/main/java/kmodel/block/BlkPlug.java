@@ -10,8 +10,11 @@ import kmodel.kernel.sched.Task;
  *
  * <p>Only {@code nowait} is modelled (f44268f81295, "block: provide plug based way of signaling
  * forced no-wait semantics", v5.9): {@code submit_bio_checks()} marks every bio submitted under a
- * plug with {@code nowait} set {@code REQ_NOWAIT}. io_uring sets it for its non-blocking
- * submission ({@code io_submit_state_start()}). The plug's request list ({@code mq_list}) and
+ * plug with {@code nowait} set {@code REQ_NOWAIT}. io_uring set it for its non-blocking
+ * submission ({@code io_submit_state_start()}) only from v5.9-rc1 (b63534c41e20) to v5.9-rc7
+ * (62c774ed4831, "io_uring: don't unconditionally set plug->nowait = true"): v5.9 and v5.10 set
+ * it nowhere, and the model brings it back only with {@code IO_URING_PLUG_NOWAIT=y}. The plug's
+ * request list ({@code mq_list}) and
  * plug merging are not modelled: requests are issued as they are made (package limitations), so
  * {@code blk_finish_plug()} has nothing to flush.
  *

@@ -4,33 +4,48 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import kmodel.kernel.ViolationKind;
+import kmodel.iouring.IoUringOptions;
+import kmodel.kernel.Kconfig;
+import kmodel.mm.MmOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The io_uring scenarios (large: not in the default check) at the bound where they finish in
- * seconds: the ring's exit and close paths pass, complete at preemption bound 2 (the search
- * covers every execution with at most two preemptions, reduced by DPOR); and the finding
+ * The io_uring scenarios of the default run ({@code uring-exit-armed}, {@code uring-close-taskwork},
+ * {@code uring-random-reads}; {@code ./kmodel check} runs them at their own bound, 2, 2 and 1) in
+ * each reading mode and read-path form where they apply, complete at preemption bound 1 (every
+ * execution with at most one preemption, reduced by DPOR): io_uring with the series (the
+ * default), io_uring without it ({@code ASYNC_BUFFERED_READS=n}, {@code READAHEAD_NOWAIT=n}: the
+ * reads are punted to io-wq), the v5.9 read path ({@code READ_PATH_V59=y}), and for the workload
+ * scenario {@code preadv(2)} ({@code URING_READS=n}). And the finding
  * {@code finding-uring-nowait-issue-sleeps-on-tag} fails with {@code blocked-in-nowait}, which
  * is also this check's demonstration that the non-blocking section catches a sleep.
  */
 @Tag("modelcheck")
 class UringModelCheck {
-    private static CheckResult bound2(String name) {
-        return ModelCheck.exhaustive(ScenarioRegistry.everything().get(name)).preemptions(2).run();
+    private static final String[] SCENARIOS = {"uring-exit-armed", "uring-close-taskwork", "uring-random-reads"};
+
+    private static CheckResult bound1(String name, Kconfig config) {
+        return ModelCheck.exhaustive(ScenarioRegistry.everything().get(name)).config(config).preemptions(1).run();
     }
 
     @Test
-    void aTaskExitingWithACallbackArmedLeavesOneCqeAndAFreedRingWithinBound2() {
-        CheckResult r = bound2("uring-exit-armed");
-        assertTrue(r.passed(), r::summaryLine);
-        assertEquals(2, r.outcomes().size(), r::summaryLine);
-    }
-
-    @Test
-    void closingTheRingWithATaskWorkRetryPendingLeavesOneCqeAndAFreedRingWithinBound2() {
-        CheckResult r = bound2("uring-close-taskwork");
-        assertTrue(r.passed(), r::summaryLine);
+    void theDefaultRunsIoUringScenariosPassInEveryReadingModeAndForm() {
+        Kconfig[] modes = {
+            Kconfig.defaults(),
+            Kconfig.defaults().with(MmOptions.ASYNC_BUFFERED_READS, 0).with(MmOptions.READAHEAD_NOWAIT, 0),
+            Kconfig.defaults().with(MmOptions.READ_PATH_V59, 1),
+        };
+        for (String name : SCENARIOS) {
+            for (Kconfig mode : modes) {
+                CheckResult r = bound1(name, mode);
+                System.out.println(r.summaryLine());
+                assertTrue(r.passed(), r::summaryLine);
+            }
+        }
+        CheckResult preadv = bound1("uring-random-reads", Kconfig.defaults().with(IoUringOptions.URING_READS, 0));
+        System.out.println(preadv.summaryLine());
+        assertTrue(preadv.passed(), preadv::summaryLine);
     }
 
     @Test

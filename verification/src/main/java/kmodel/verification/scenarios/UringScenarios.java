@@ -173,6 +173,7 @@ public final class UringScenarios {
     static Scenario<UringWorld> randomReads() {
         return Scenario.<UringWorld>named("uring-random-reads",
                 "4 KiB reads at queue depth 2 spanning cached and uncached pages (short reads, retries)")
+                .autoBound(1)
                 .setup(() -> new UringWorld(3, 2, 0).cached(1))
                 .task("uring", w -> w.readAll(new long[] {PAGE / 2, PAGE + PAGE / 2}, PAGE, 2))
                 .atEnd(UringWorld::check)

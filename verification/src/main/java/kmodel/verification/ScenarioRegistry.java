@@ -80,20 +80,23 @@ public final class ScenarioRegistry {
      * ({@link Scenario#autoBound()}); {@code ModelCheck.AUTO_BOUND} for a name no registry holds
      * (a swarm recipe).
      */
-    public static synchronized int autoBoundOf(String name) {
-        if (autoBounds == null) {
+    public static int autoBoundOf(String name) {
+        Integer b = AutoBounds.BY_NAME.get(name);
+        return b == null ? ModelCheck.AUTO_BOUND : b;
+    }
+
+    /** {@link #autoBoundOf}'s table, built once on first use (registries are built from code, the same every time). */
+    private static final class AutoBounds {
+        static final java.util.Map<String, Integer> BY_NAME = build();
+
+        private static java.util.Map<String, Integer> build() {
             java.util.Map<String, Integer> m = new java.util.HashMap<>();
             for (Scenario<?> s : everything().all()) {
                 m.put(s.name(), s.autoBound());
             }
-            autoBounds = m;
+            return java.util.Collections.unmodifiableMap(m);
         }
-        Integer b = autoBounds.get(name);
-        return b == null ? ModelCheck.AUTO_BOUND : b;
     }
-
-    /** {@link #autoBoundOf}'s memo: registries are built from code, the same every time. */
-    private static java.util.Map<String, Integer> autoBounds;
 
     /** Registers {@code s}; names must be unique. */
     public ScenarioRegistry register(Scenario<?> s) {

@@ -77,8 +77,13 @@ class ReductionEquivalenceModelCheck {
     /** Every catalog bug is found by the reduced search at this bound, with its catalog kind among the kinds. */
     @TestFactory
     Stream<DynamicTest> theReducedSearchReachesEveryCatalogBugsKind() {
-        /* bugs of large scenarios (io_uring) are left out: BugCatalogModelCheck finds them */
+        /*
+         * Left out: bugs of large scenarios, and uring-no-ctx-ref, which needs two preemptions (the
+         * ring closed between the callback and the retry's task_work); BugCatalogModelCheck finds
+         * them at their scenarios' bounds.
+         */
         return BugCatalog.all().stream().filter(bug -> ScenarioRegistry.standard().find(bug.scenario()) != null)
+                .filter(bug -> !bug.id().equals(kmodel.iouring.IoUringBugs.URING_NO_CTX_REF))
                 .map(bug -> DynamicTest.dynamicTest(bug.id(), () -> {
             Scenario<?> s = ScenarioRegistry.standard().find(bug.scenario());
             CheckResult r = ModelCheck.exhaustive(s).preemptions(BOUND).allViolations(true).config(config(bug.id())).run();

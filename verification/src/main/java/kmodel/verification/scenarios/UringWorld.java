@@ -64,7 +64,12 @@ final class UringWorld {
     final Map<String, List<String>> results = new TreeMap<>();
 
     UringWorld(int nrPages, int nrTags, int raPages) {
-        bdev = Bdev.create(nrPages, nrTags, raPages);
+        this(nrPages, nrTags, raPages, kmodel.block.DiskKind.NOWAIT);
+    }
+
+    /** The same on a device of the given kind (nowait support, none, or {@code BLK_STS_AGAIN} at completion). */
+    UringWorld(int nrPages, int nrTags, int raPages, kmodel.block.DiskKind kind) {
+        bdev = Bdev.create(nrPages, nrTags, raPages, kind);
         fd = new IoFd(bdev.open(), 0);
     }
 

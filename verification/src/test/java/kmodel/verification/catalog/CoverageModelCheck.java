@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestFactory;
 class CoverageModelCheck {
     /** Scenario -> a catalog bug that makes it fail, and the kind it fails with. */
     private static final Map<String, Object[]> EXTRA = new TreeMap<>(Map.ofEntries(
+            Map.entry("uring-read-again-dev", new Object[] {kmodel.iouring.IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE}),
             Map.entry("uring-random-reads", new Object[] {kmodel.iouring.IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE}),
             Map.entry("waitq-spanning-read", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP}),
             Map.entry("waitq-spanning-read-nora", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP}),

@@ -43,13 +43,21 @@ final class ReadWorld {
 
     /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
     ReadWorld cached(long index) {
+        cachePage(bdev, index);
+        return this;
+    }
+
+    /**
+     * Puts page {@code index} of {@code bdev} in its page cache, uptodate with the device's bytes,
+     * holding only the cache's reference (set-up only; shared with {@link UringWorld}).
+     */
+    static void cachePage(Bdev bdev, long index) {
         Page p = PageCache.pageCacheAlloc(bdev.mapping());
         bdev.disk.copyOut(index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
         PageCache.addToPageCacheLru(p, bdev.mapping(), index);
         PageFlags.SetPageUptodate(p);
         Filemap.unlockPage(p);
         Page.putPage(p);
-        return this;
     }
 
     /** Makes reads of page {@code index} fail (set-up only). */

@@ -14,13 +14,9 @@ import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.Sched;
-import kmodel.mm.Filemap;
 import kmodel.mm.FilemapRead;
 import kmodel.mm.IovIter;
 import kmodel.mm.Kiocb;
-import kmodel.mm.Page;
-import kmodel.mm.PageCache;
-import kmodel.mm.PageFlags;
 
 /**
  * The world of the io_uring scenarios: a block device with deterministic contents (as
@@ -75,12 +71,7 @@ final class UringWorld {
 
     /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
     UringWorld cached(long index) {
-        Page p = PageCache.pageCacheAlloc(bdev.mapping());
-        bdev.disk.copyOut(index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
-        PageCache.addToPageCacheLru(p, bdev.mapping(), index);
-        PageFlags.SetPageUptodate(p);
-        Filemap.unlockPage(p);
-        Page.putPage(p);
+        ReadWorld.cachePage(bdev, index);
         return this;
     }
 

@@ -1,5 +1,6 @@
 package kmodel.block;
 
+import kmodel.kernel.sched.Work;
 import static kmodel.block.BlkTypes.REQ_FAILFAST_MASK;
 import static kmodel.block.BlkTypes.REQ_NOWAIT;
 
@@ -76,6 +77,7 @@ public final class BlkMq {
      */
     static void blkMqSubmitBio(Bio bio, List<Bio> bioList) {
         RequestQueue q = bio.biDisk.queue;
+        Kernel.rt().work(Work.REQUEST, 1);
         int[] nrSegs = new int[1];
         bio = BlkMerge.__blkQueueSplit(bio, nrSegs, bioList);
         Request rq = __blkMqAllocRequest(q, bio.biOpf);

@@ -154,6 +154,8 @@ public final class BlkTypes {
     public static final int BIO_MAX_PAGES = 256;
     /** include/linux/bio.h: {@code BIO_INLINE_VECS}. */
     public static final int BIO_INLINE_VECS = 4;
+    /** {@code sizeof(struct bio_vec)} on a 64-bit kernel: page pointer, length, offset. */
+    public static final int SIZEOF_BIO_VEC = 16;
     /** {@code SECTOR_SHIFT}. */
     public static final int SECTOR_SHIFT = 9;
     /** {@code SECTOR_SIZE}. */

@@ -1,5 +1,6 @@
 package kmodel.block;
 
+import kmodel.kernel.sched.Work;
 import static kmodel.block.BlkTypes.BIO_CLONED;
 import static kmodel.block.BlkTypes.BIO_INLINE_VECS;
 import static kmodel.block.BlkTypes.BIO_REFFED;
@@ -76,6 +77,7 @@ public final class BlockBio {
      * Never fails (mempool; GFP flags are not modelled).
      */
     public static Bio bioAllocBioset(int nrIovecs, BioSet bs) {
+        Kernel.rt().work(Work.BIO_ALLOC, 1);
         Bio bio = bs.factory.newBio(bs.layer.nextBioName());
         bioInit(bio, nrIovecs > 0 ? new BioVec[nrIovecs] : null, nrIovecs);
         bio.biPool = bs;
@@ -237,6 +239,7 @@ public final class BlockBio {
      */
     public static int bioAddPage(Bio bio, Page page, int len, int offset) {
         bio.touch();
+        Kernel.rt().work(Work.BIO_ADD_PAGE, 1);
         Kernel.BUG_ON(offset < 0 || len <= 0 || offset + len > Page.PAGE_SIZE,
                 "bio_add_page(" + bio + ", " + page + ", " + len + ", " + offset + "): range outside the page");
         if (!__bioTryMergePage(bio, page, len, offset)) {
@@ -285,6 +288,7 @@ public final class BlockBio {
      */
     public static Bio bioCloneFast(Bio bio, BioSet bs) {
         Bio b = bioAllocBioset(0, bs);
+        Kernel.rt().work(Work.BIO_CLONE, 1);
         __bioCloneFast(b, bio);
         if (BlkTypes.tracing()) {
             Kernel.event("bio_clone_fast(%s) = %s iter %s", bio, b, b.biIter);
@@ -326,6 +330,8 @@ public final class BlockBio {
             segs++;
         }
         Bio bio = bioAllocBioset(segs, bs);
+        Kernel.rt().work(Work.BIO_CLONE, 1);
+        Kernel.rt().work(Work.BVEC_COPY_BYTES, (long) segs * BlkTypes.SIZEOF_BIO_VEC);
         bio.biDisk = bioSrc.biDisk;
         bio.biOpf = bioSrc.biOpf;
         bio.biIter.biSector = iterSrc.biSector;

@@ -1,5 +1,7 @@
 package kmodel.block;
 
+import kmodel.kernel.sched.Work;
+import kmodel.kernel.sched.Task;
 import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 import static kmodel.block.BlkTypes.SECTOR_SIZE;
 
@@ -209,12 +211,14 @@ public final class Disk implements BlkMqOps {
     @Override
     public int queueRq(final Request rq) {
         BlkMq.blkMqStartRequest(rq);
-        Kernel.rt().spawn("irq:" + rq.bio, "irq", true, false, new Runnable() {
+        Task irq = Kernel.rt().spawn("irq:" + rq.bio, "irq", true, false, new Runnable() {
             @Override
             public void run() {
+                Kernel.rt().work(Work.IRQ, 1);
                 completeRequest(rq);
             }
         });
+        Kernel.rt().deviceIo(irq, this, rq.blkRqBytes(), BlkTypes.opIsWrite(BlkTypes.opOf(rq.cmdFlags)));
         return BlkTypes.BLK_STS_OK;
     }
 

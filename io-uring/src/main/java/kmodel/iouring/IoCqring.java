@@ -1,5 +1,6 @@
 package kmodel.iouring;
 
+import kmodel.kernel.sched.Work;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.locking.Spinlock;
@@ -48,6 +49,7 @@ public final class IoCqring {
         IoRingCtx ctx = req.ctx;
         Spinlock.lockdepAssertHeld(ctx.completionLock);
         req.touch();
+        Kernel.rt().work(Work.URING_ENTRY, 1);
         IoUringCqe cqe = ioGetCqring(ctx);
         if (cqe != null) {
             cqe.userData = req.userData;

@@ -1,5 +1,6 @@
 package kmodel.iouring;
 
+import kmodel.kernel.sched.Work;
 import kmodel.block.BlkPlug;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
@@ -95,6 +96,7 @@ public final class IoUring {
      * submitted if any, else the wait's result.
      */
     public static long ioUringEnter(IoRingCtx ctx, int toSubmit, int minComplete, int flags) {
+        Kernel.rt().work(Work.SYSCALL, 1);
         ioRunTaskWork();
         if (!ctx.refs.tryGet()) {
             return -Errno.ENXIO;
@@ -158,6 +160,7 @@ public final class IoUring {
         int submitted = 0;
         for (int i = 0; i < nr; i++) {
             IoUringSqe sqe = ctx.sqes[ctx.cachedSqHead & ctx.sqMask()];
+            Kernel.rt().work(Work.URING_ENTRY, 1);
             IoKiocb req = new IoKiocb(ctx, ctx + ".r" + ctx.nrReqs++);
             ctx.cachedSqHead++; /* io_consume_sqe() */
             submitted++;

@@ -1,5 +1,8 @@
 package kmodel.mm;
 
+import kmodel.kernel.Kernel;
+import kmodel.kernel.sched.Work;
+
 /**
  * include/linux/uio.h: {@code struct iov_iter}, reduced to one user buffer ({@code ITER_UBUF}):
  * where the read's bytes go and how many are still wanted.
@@ -54,6 +57,7 @@ public final class IovIter {
     public int copyPageToIter(Page page, int offset, int bytes) {
         page.touch();
         int n = (int) Math.min(bytes, count);
+        Kernel.rt().work(Work.COPY_BYTES, n);
         System.arraycopy(page.data, offset, buf, iovOffset, n);
         iovOffset += n;
         count -= n;

@@ -1,5 +1,6 @@
 package kmodel.mm;
 
+import kmodel.kernel.sched.Work;
 import static kmodel.mm.PageFlags.PG_locked;
 
 import java.util.Map;
@@ -73,6 +74,7 @@ public final class PageCache {
      * again and the caller still owns its reference.
      */
     public static int addToPageCacheLru(Page page, AddressSpace mapping, long offset) {
+        Kernel.rt().work(Work.PAGE_CACHE_ADD, 1);
         PageFlags.__SetPageLocked(page);
         int ret = __addToPageCacheLocked(page, mapping, offset);
         if (ret != 0) {

@@ -1,5 +1,6 @@
 package kmodel.fs.btrfs;
 
+import kmodel.kernel.sched.Work;
 import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 import static kmodel.fs.btrfs.ExtentMap.EXTENT_FLAG_COMPRESSED;
 import static kmodel.fs.btrfs.ExtentMap.EXTENT_MAP_HOLE;
@@ -247,6 +248,7 @@ public final class BtrfsInodeOps {
      */
     static int checkDataCsum(BtrfsInode inode, BtrfsIoBio ioBio, int icsum, Page page, int pgoff, long start, int len) {
         page.touch();
+        Kernel.rt().work(Work.CSUM_PAGE, 1);
         int expected = ioBio.csum != null && icsum < ioBio.csum.length ? ioBio.csum[icsum] : 0;
         int csum = crc32c(page.data, pgoff, len);
         if (csum == expected) {

@@ -88,6 +88,14 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private boolean running;
     private boolean aborting;
     private Strategy strategy;
+    /** The virtual-time simulation's hooks, or null (checking). */
+    private Timing timing;
+    /**
+     * The tasks not yet exited, in ascending id order: {@link #pickNext} walks only these, so a
+     * long simulation that spawned thousands of completion interrupts does not walk them all at
+     * every point.
+     */
+    private final ArrayList<Task> live = new ArrayList<>();
     private Kconfig config = Kconfig.defaults();
     private Lifetimes lifetimes = new Lifetimes();
     private long steps;
@@ -240,6 +248,10 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         this.pruned = false;
         this.footprintLen = 0;
         tasks.clear();
+        live.clear();
+        if (timing != null) {
+            timing.beginExecution();
+        }
         steps = 0;
         loopSteps = 0;
         violation = null;
@@ -580,6 +592,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                 }
             }
             t.runState = Task.RunState.EXITED;
+            live.remove(t);
             if (!aborting && violation == null && stepBound == null) {
                 record(t, "exits", TraceEvent.Level.INFO);
                 Task next;
@@ -620,8 +633,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             strategy.stepDone(current.id(), footprint, footprintLen);
         }
         int n = 0;
-        for (int i = 0; i < tasks.size(); i++) {
-            Task t = tasks.get(i);
+        for (int i = 0; i < live.size(); i++) {
+            Task t = live.get(i);
             if (enabled(t)) {
                 if (n == ids.length) {
                     int[] bigger = new int[n * 2];
@@ -797,6 +810,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (detail) {
             record(me, obj != null ? what + " " + obj : what, TraceEvent.Level.DETAIL);
         }
+        if (timing != null) {
+            timing.point(me, what);
+        }
         if (observe) {
             me.pendingUid = obj != null ? uidOf(obj) << 2 | kind : 0;
         }
@@ -834,6 +850,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
         me.runState = Task.RunState.SLEEPING;
         me.pendingUid = 0;
+        if (timing != null) {
+            timing.blocked(me);
+        }
         record(me, "sleeps " + Task.stateName(me.state) + (me.waitingOn != null ? " on " + me.waitingOn : ""),
                 TraceEvent.Level.INFO);
         Task next = pickNext(null);
@@ -853,6 +872,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         p.state = Task.TASK_RUNNING;
         if (p.runState == Task.RunState.SLEEPING) {
             p.runState = Task.RunState.RUNNABLE;
+            if (timing != null) {
+                timing.woken(current, p);
+            }
         }
         record(current, "wakes " + p.name(), TraceEvent.Level.INFO);
         return true;
@@ -926,6 +948,10 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(tasks.size(), name, column != null ? column : name, irq, daemon, body);
         tasks.add(t);
+        live.add(t);
+        if (timing != null) {
+            timing.spawned(running ? current : null, t);
+        }
         if (observe && running) {
             accessUid(TASK_LIST_UID << 2 | WRITE);
             accessUid((TASK_UID_BASE - t.id()) << 2 | WRITE);
@@ -948,6 +974,33 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             trace.add(new TraceEvent(steps, t.name(), t.column(), text, TraceEvent.Level.INFO,
                     KernelFunctions.ofCurrentStack()));
         }
+    }
+
+    /**
+     * Sets the virtual-time simulation's hooks for the executions that follow (null: none, the
+     * default). Called between executions, from the controller thread.
+     */
+    public void setTiming(Timing timing) {
+        this.timing = timing;
+    }
+
+    @Override
+    public void work(Work work, long units) {
+        if (timing != null && running) {
+            timing.work(current, work, units);
+        }
+    }
+
+    @Override
+    public void deviceIo(Task irq, Object device, long bytes, boolean write) {
+        if (timing != null && running) {
+            timing.deviceIo(current, irq, device, bytes, write);
+        }
+    }
+
+    @Override
+    public long now() {
+        return timing != null && running ? timing.now(current) : 0;
     }
 
     /** The tasks of the current (or last) execution. */

@@ -95,6 +95,27 @@ public interface Runtime {
         return 0;
     }
 
+    /**
+     * The running task did {@code units} of CPU {@code work} that no scheduling point stands for
+     * (a page copied, a bio built): charged by a virtual-time simulation ({@link Timing}), free
+     * otherwise.
+     */
+    default void work(Work work, long units) {
+    }
+
+    /**
+     * The running task handed a request of {@code bytes} to {@code device}, completed by the
+     * just-spawned interrupt task {@code irq}: a virtual-time simulation delays {@code irq} until
+     * the device is done; otherwise nothing.
+     */
+    default void deviceIo(Task irq, Object device, long bytes, boolean write) {
+    }
+
+    /** The running task's virtual clock in nanoseconds under a simulation; 0 otherwise. */
+    default long now() {
+        return 0;
+    }
+
     /** Whether events are being recorded (the counterexample replay). */
     boolean tracing();
 

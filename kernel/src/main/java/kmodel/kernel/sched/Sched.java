@@ -337,6 +337,7 @@ public final class Sched {
                 rt.loopStep("task_work_run");
                 CallbackHead next = work.next;
                 work.queuedOn = null;
+                rt.work(Work.TASK_WORK, 1);
                 Kernel.event("task_work_run: %s", work.label);
                 work.func.run(work);
                 work = next;

@@ -198,6 +198,20 @@ final class UringWorld {
         return sb.toString();
     }
 
+    /**
+     * Completion latencies of {@link #readAll}'s reads in virtual time (from the SQE queued, or
+     * the {@code preadv} call, to the CQE reaped or the call's return), when a simulation asked
+     * for them ({@link #recordLatencies}); null otherwise.
+     */
+    List<Long> latencies;
+    private final Map<Long, Long> queuedAt = new TreeMap<>();
+
+    /** Records {@link #readAll}'s latencies in virtual time (the simulation, {@code SimPrograms}). */
+    UringWorld recordLatencies() {
+        latencies = new ArrayList<>();
+        return this;
+    }
+
     /** Tasks that ran {@link #readAll}, for counting their context switches. */
     final List<kmodel.kernel.sched.Task> readers = new ArrayList<>();
 
@@ -211,7 +225,12 @@ final class UringWorld {
         readers.add(Sched.current());
         if (!Kernel.config().enabled(IoUringOptions.URING_READS)) {
             for (long off : offsets) {
+                long t0 = Kernel.rt().now();
+                Kernel.rt().work(kmodel.kernel.sched.Work.SYSCALL, 1);
                 read(off, len);
+                if (latencies != null) {
+                    latencies.add(Kernel.rt().now() - t0);
+                }
             }
             return;
         }
@@ -222,6 +241,9 @@ final class UringWorld {
             int queued = 0;
             while (inflight < qd && next < offsets.length) {
                 queueRead(next + 1, offsets[next], len, 0);
+                if (latencies != null) {
+                    queuedAt.put((long) next + 1, Kernel.rt().now());
+                }
                 next++;
                 inflight++;
                 queued++;
@@ -235,6 +257,10 @@ final class UringWorld {
             while (ring.reaped.size() == before) {
                 reap(1);
             }
+            if (latencies != null) {
+                long ud = ring.reaped.get(ring.reaped.size() - 1).userData;
+                latencies.add(Kernel.rt().now() - queuedAt.remove(ud));
+            }
             inflight--;
         }
         close();
@@ -247,6 +273,29 @@ final class UringWorld {
      * context switches of the reading tasks and of io-wq's tasks (the manager and its workers;
      * interrupts are not tasks that switch).
      */
+    /** {@link #counters()} as numbers: punts, workers, armed, retries, switches. */
+    long[] counterValues() {
+        long punts = 0;
+        long workers = 0;
+        long armed = 0;
+        long retries = 0;
+        long switches = 0;
+        for (kmodel.kernel.sched.Task t : readers) {
+            switches += t.nvcsw();
+        }
+        for (Liburing ring : rings.values()) {
+            IoRingCtx ctx = ring.ctx;
+            punts += ctx.nrPunts;
+            armed += ctx.nrEiocbqueued;
+            retries += ctx.nrTaskWorkRetries;
+            workers += ctx.ioWq().workersCreated;
+            for (kmodel.kernel.sched.Task t : ctx.ioWq().tasks) {
+                switches += t.nvcsw();
+            }
+        }
+        return new long[] {punts, workers, armed, retries, switches};
+    }
+
     String counters() {
         int punts = 0;
         int workers = 0;

@@ -52,11 +52,6 @@ public final class IoUring {
     private IoUring() {
     }
 
-    /**
-     * {@code task_rlimit(current, RLIMIT_NPROC)}, io-wq's limit of unbound workers (reads of a
-     * block device are unbound work): kept small so that a scenario's worker tasks stay few.
-     */
-    static final int IO_WQ_MAX_UNBOUND = 2;
 
     /** fs/io-wq.h: {@code io_wq_current_is_worker()}: {@code current->flags & PF_IO_WORKER}. */
     static boolean ioWqCurrentIsWorker() {
@@ -70,12 +65,15 @@ public final class IoUring {
      * {@code entries} SQEs (rounded up to a power of two) and twice as many CQEs, its context
      * ({@code io_ring_ctx_alloc()}) and its io-wq ({@code io_sq_offload_create()} -&gt;
      * {@code io_init_wq_offload()}: {@code io_wq_create(min(sq_entries, 4 * num_online_cpus()))}
-     * with {@code do_work = io_wq_submit_work}, {@code free_work = io_free_work}; the model has
-     * one CPU). Runs in the creating task.
+     * with {@code do_work = io_wq_submit_work}, {@code free_work = io_free_work}; the CPUs are
+     * {@link IoUringOptions#IO_URING_ONLINE_CPUS}, the unbound limit
+     * {@link IoUringOptions#IO_WQ_RLIMIT_NPROC}). Runs in the creating task.
      */
     public static IoRingCtx ioUringSetup(String name, int entries) {
         IoRingCtx ctx = new IoRingCtx(name, entries, Sched.current());
-        ctx.ioWq = IoWq.ioWqCreate(name + "-wq", Math.min(ctx.sqEntries, 4), IO_WQ_MAX_UNBOUND, IoUring::ioWqSubmitWork,
+        int cpus = (int) Kernel.config().value(IoUringOptions.IO_URING_ONLINE_CPUS);
+        int nproc = (int) Kernel.config().value(IoUringOptions.IO_WQ_RLIMIT_NPROC);
+        ctx.ioWq = IoWq.ioWqCreate(name + "-wq", Math.min(ctx.sqEntries, 4 * cpus), nproc, IoUring::ioWqSubmitWork,
                 IoUring::ioFreeWork);
         Kernel.event("io_uring_setup(%s) = %s", entries, name);
         return ctx;

@@ -31,7 +31,24 @@ public final class IoUringOptions {
             "scenario workloads read through io_uring (n: preadv(2) one after another, seed 002's baseline)");
 
     /** Every option of this module. */
+    /**
+     * {@code num_online_cpus()} as io_uring sees it: the bound io-wq workers are
+     * {@code min(sq_entries, 4 * num_online_cpus())}. The checks use 1 (few worker tasks); the
+     * simulation sets its CPU count.
+     */
+    public static final KconfigOption IO_URING_ONLINE_CPUS = KconfigOption.integer("IO_URING_ONLINE_CPUS", 1, 1, 1024,
+            "num_online_cpus() for io_uring's io-wq sizing (bound workers: min(sq_entries, 4 * cpus))");
+
+    /**
+     * {@code task_rlimit(current, RLIMIT_NPROC)}: io-wq's limit of unbound workers (reads of a
+     * block device are unbound work; over the limit {@code io_wq_can_queue()} cancels the work
+     * unless the task is {@code CAP_SYS_ADMIN}/{@code CAP_SYS_RESOURCE}). The checks use 2 (few
+     * worker tasks); the simulation raises it, as for a privileged benchmark.
+     */
+    public static final KconfigOption IO_WQ_RLIMIT_NPROC = KconfigOption.integer("IO_WQ_RLIMIT_NPROC", 2, 1, 4096,
+            "RLIMIT_NPROC of the ring's task: io-wq's limit of unbound workers");
+
     public static KconfigOption[] all() {
-        return new KconfigOption[] {IO_URING_PLUG_NOWAIT, URING_READS};
+        return new KconfigOption[] {IO_URING_PLUG_NOWAIT, URING_READS, IO_URING_ONLINE_CPUS, IO_WQ_RLIMIT_NPROC};
     }
 }

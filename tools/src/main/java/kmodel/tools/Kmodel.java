@@ -40,6 +40,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             BugsCommand.class,
             ScenariosCommand.class,
             OptionsCommand.class,
+            ReproduceCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -920,6 +920,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
         lock.acquiredBy(me);
         me.locksHeld++;
+        if (timing != null && running) {
+            timing.lockAcquired(me, lock);
+        }
     }
 
     @Override
@@ -932,6 +935,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
         lock.acquiredBy(null);
         me.locksHeld--;
+        if (timing != null && running) {
+            timing.lockReleased(me, lock);
+        }
     }
 
     @Override

@@ -34,6 +34,15 @@ public interface Timing {
      */
     void deviceIo(Task submitter, Task irq, Object device, long bytes, boolean write);
 
+    /**
+     * {@code t} took the spinlock {@code lock}: it cannot have it before its last holder let it
+     * go, so the simulation makes it spin (CPU time) until then.
+     */
+    void lockAcquired(Task t, Object lock);
+
+    /** {@code t} released the spinlock {@code lock}. */
+    void lockReleased(Task t, Object lock);
+
     /** {@code t}'s virtual clock in nanoseconds. */
     long now(Task t);
 }

@@ -75,7 +75,7 @@ public final class Simulator {
                     last = Math.max(last, j.endNs);
                 }
                 long wall = Math.max(last, vt.maxClock) - (first == Long.MAX_VALUE ? 0 : first);
-                return new SimResult(jobs, wall, vt.busyNs, vt.switches, vt.wakeUps, vt.threads, cpus, run.counters,
+                return new SimResult(jobs, wall, vt.busyNs, vt.irqNs, vt.switches, vt.wakeUps, vt.threads, cpus, run.counters,
                         run.pagesPerBio, scale);
             }
         });

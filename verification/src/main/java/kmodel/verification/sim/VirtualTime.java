@@ -69,6 +69,8 @@ final class VirtualTime implements Strategy, Timing {
     long maxClock;
     /** CPU time spent spinning on spinlocks held by others. */
     long spinNs;
+    /** CPU time of interrupt tasks (completions), part of {@link #busyNs}. */
+    long irqNs;
 
     /** A device's queue and link. */
     private static final class Device {
@@ -156,6 +158,9 @@ final class VirtualTime implements Strategy, Timing {
         clock[id] = end;
         cpuNs[id] += run;
         busyNs += run;
+        if (t.inInterrupt()) {
+            irqNs += run;
+        }
         spinNs += end - start;
         if (end > maxClock) {
             maxClock = end;
@@ -187,6 +192,9 @@ final class VirtualTime implements Strategy, Timing {
         clock[id] = end;
         cpuNs[id] += run;
         busyNs += run;
+        if (t.inInterrupt()) {
+            irqNs += run;
+        }
         if (end > maxClock) {
             maxClock = end;
         }
@@ -206,6 +214,7 @@ final class VirtualTime implements Strategy, Timing {
         devices.clear();
         released.clear();
         spinNs = 0;
+        irqNs = 0;
         busyNs = 0;
         switches = 0;
         wakeUps = 0;

@@ -130,7 +130,7 @@ public final class ReproduceReport {
                     pct(row.publishedChange()),
                     model(row),
                     pct(row.modelChange()), row.sameDirection() ? "yes" : "**no**",
-                    row.gap == null ? "" : row.gap);
+                    row.gap != null ? row.gap : row.sameDirection() ? "" : "the model moves the other way");
         }
         md.line();
         List<String> wrong = new ArrayList<>();
@@ -321,7 +321,8 @@ public final class ReproduceReport {
         md.line("Each constant of the cost model halved (x0.5) and doubled (x2) in turn, everything else "
                 + "standard, the seeds' experiments re-run at scale " + s.scale + " on " + s.cpus
                 + " CPUs (no job sweep). Each cell is the model's change patched/vanilla - 1 of one figure; "
-                + "a cell in bold with \"(!)\" no longer moves the way the seed's does.");
+                + "a cell in bold with \"(!)\" does not move the way the seed's does. The row \"(standard costs)\" "
+                + "is the standard cost model at this scale: read each variant against it.");
         md.line();
         List<String> header = new ArrayList<>(List.of("constant", "factor", "value"));
         header.addAll(s.figures);
@@ -340,25 +341,34 @@ public final class ReproduceReport {
         }
         md.line();
         int kept = 0;
-        List<String> flips = new ArrayList<>();
         for (Sensitivity.Row row : s.rows) {
             if (row.allSameDirection()) {
                 kept++;
             }
-            for (int i = 0; i < row.sameDirection.size(); i++) {
+        }
+        md.line(kept + " of " + s.rows.size() + " variants keep every figure's direction.");
+        md.line();
+        for (int i = 0; i < s.figures.size(); i++) {
+            List<String> turns = new ArrayList<>();
+            for (Sensitivity.Row row : s.rows) {
                 if (!row.sameDirection.get(i)) {
-                    flips.add(row.constant + " x" + Sensitivity.factor(row.factor) + ": " + s.figures.get(i));
+                    turns.add(row.constant + " x" + Sensitivity.factor(row.factor));
                 }
             }
+            if (!s.baseline.sameDirection.get(i)) {
+                md.line("- " + s.figures.get(i) + ": already against the seed's direction with the standard costs "
+                        + "at this scale; with " + turns.size() + " of " + s.rows.size() + " variants too.");
+            } else if (!turns.isEmpty()) {
+                md.line("- " + s.figures.get(i) + " turns against the seed's direction with " + String.join(", ", turns)
+                        + ".");
+            }
         }
-        md.line(kept + " of " + s.rows.size() + " variants keep every figure's direction"
-                + (flips.isEmpty() ? "." : "; the figures that turn: " + String.join("; ", flips) + "."));
         md.line();
     }
 
     private static void sensitivityRow(Markdown md, Sensitivity.Row row) {
         List<String> cells = new ArrayList<>();
-        cells.add(row.constant);
+        cells.add(Double.isNaN(row.value) ? "(standard costs)" : row.constant);
         cells.add(row.factor == 1 ? "" : "x" + Sensitivity.factor(row.factor));
         cells.add(Double.isNaN(row.value) ? "" : num(row.value));
         for (int i = 0; i < row.changes.size(); i++) {

@@ -26,7 +26,7 @@ public final class Sensitivity {
 
     /** One cost model's outcome: per compared figure the model's change and its direction. */
     public static final class Row {
-        /** The constant varied ({@code "standard"} for the baseline). */
+        /** The constant varied ({@code "none"} for the baseline). */
         public final String constant;
         /** Its factor (1 for the baseline). */
         public final double factor;
@@ -123,7 +123,7 @@ public final class Sensitivity {
             figures.add(row.seed + " " + row.figure);
             published.add(row.publishedChange());
         }
-        Row baseline = Row.of("standard", 1, Double.NaN, base);
+        Row baseline = Row.of("none", 1, Double.NaN, base);
         List<Row> rows = new ArrayList<>();
         for (String c : constants) {
             for (double f : FACTORS) {

@@ -112,6 +112,7 @@ class ReproduceReportTest {
                 + "of it, and the first's is drawn");
         String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
         assertTrue(md.contains("| constant | factor | value | 000 READ bw (4 jobs) |"), md);
+        assertTrue(md.contains("| (standard costs) |  |  | "), md);
         assertTrue(md.contains("| contextSwitch | x0.5 | 750 | "), md);
         assertTrue(md.contains("| BIO_ADD_PAGE | x2 | 100 | "), md);
         assertTrue(md.contains(" of 4 variants keep every figure's direction"), md);

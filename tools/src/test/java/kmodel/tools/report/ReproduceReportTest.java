@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
 import kmodel.verification.sim.CostModel;
@@ -90,7 +91,11 @@ class ReproduceReportTest {
 
     @Test
     void sensitivityAndSecondScaleGoIntoTheReport(@TempDir Path dir) throws IOException {
-        Sensitivity s = Sensitivity.run(TINIER, CPUS, List.of(CostModel.CONTEXT_SWITCH, "BIO_ADD_PAGE"), p -> { });
+        List<String> progress = new ArrayList<>();
+        Sensitivity s = Sensitivity.run(TINIER, CPUS, List.of(CostModel.CONTEXT_SWITCH, "BIO_ADD_PAGE"), progress::add);
+        assertEquals("sensitivity 1/5 standard: 000/vanilla", progress.get(0));
+        assertEquals("sensitivity 5/5 BIO_ADD_PAGE x2: 002/series", progress.get(progress.size() - 1));
+        assertEquals(5 * 7, progress.size(), "7 simulated runs per reproduction: " + progress);
         assertEquals(4, s.rows.size());
         assertEquals(List.of("contextSwitch", "contextSwitch", "BIO_ADD_PAGE", "BIO_ADD_PAGE"),
                 s.rows.stream().map(r -> r.constant).toList());
@@ -118,6 +123,14 @@ class ReproduceReportTest {
         assertTrue(md.contains(" of 4 variants keep every figure's direction"), md);
         assertTrue(md.contains("model change (tiny) | model change (tinier) |"), md);
         assertFalse(md.contains("Not computed for this report."), md);
+
+        Path noSweep = dir.resolve("no-sweep");
+        assertEquals(List.of(noSweep.resolve("report.md"), noSweep.resolve("pages-per-bio-000.png"),
+                noSweep.resolve("sys-time-001.png"), noSweep.resolve("seed002-cpu-switches-workers.png")),
+                ReproduceReport.write(noSweep, second, null, null), "no throughput chart without the job sweep");
+        assertFalse(Files.exists(noSweep.resolve("throughput-vs-jobs-000.png")));
+        assertTrue(Files.readString(noSweep.resolve("report.md"), StandardCharsets.UTF_8)
+                .contains("Not drawn: this reproduction ran seed 000 with 4 jobs only (no job sweep)."));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import kmodel.verification.sim.CostModel;
 import kmodel.verification.sim.Reproduction;
 import kmodel.verification.sim.SimResult;
 import org.jfree.chart.JFreeChart;
@@ -23,9 +24,10 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The report of {@code ./kmodel reproduce --report DIR}: {@code report.md} (the comparison of the
  * seeds' published figures with the model's, the charts with captions and their data, the
- * sensitivity table, the same comparison at a second scale, and the cost model's constants) and
+ * sensitivity table, the same comparison at a second scale, and the cost model's constants, any
+ * that differ from {@link CostModel#standard()} marked) and
  * four PNG charts beside it. Every figure in it is SIMULATED: virtual time of the model under
- * {@link kmodel.verification.sim.CostModel}, not a measurement, and the report says so at the top
+ * {@link CostModel}, not a measurement, and the report says so at the top
  * and on each chart.
  *
  * <p>The Markdown is a function of its inputs only (no date, no host, {@link Locale#ROOT}
@@ -80,7 +82,7 @@ public final class ReproduceReport {
         if (t != null) {
             written.add(t);
         }
-        sensitivity(md, r, sensitivity);
+        sensitivity(md, sensitivity);
         secondScale(md, r, second);
         costModel(md, r);
         Files.writeString(dir.resolve(MARKDOWN), md.toString(), StandardCharsets.UTF_8);
@@ -310,7 +312,7 @@ public final class ReproduceReport {
         return file;
     }
 
-    private static void sensitivity(Markdown md, Reproduction r, Sensitivity s) {
+    private static void sensitivity(Markdown md, Sensitivity s) {
         md.line("## Sensitivity to the cost model");
         md.line();
         if (s == null) {
@@ -421,8 +423,14 @@ public final class ReproduceReport {
         md.line();
         md.row("constant", "value", "unit");
         md.rule(3);
+        Map<String, Double> standard = CostModel.standard().values();
         for (Map.Entry<String, Double> e : r.cost.values().entrySet()) {
-            md.row(e.getKey(), num(e.getValue()), e.getKey().endsWith("_BYTES") ? "ns per byte" : "ns");
+            Double std = standard.get(e.getKey());
+            String value = num(e.getValue());
+            if (std != null && !std.equals(e.getValue())) {
+                value = "**" + value + "** (standard: " + num(std) + ")";
+            }
+            md.row(e.getKey(), value, e.getKey().endsWith("_BYTES") ? "ns per byte" : "ns");
         }
         md.line();
     }

@@ -134,6 +134,16 @@ class ReproduceReportTest {
     }
 
     @Test
+    void aConstantOtherThanStandardIsMarked(@TempDir Path dir) throws IOException {
+        Reproduction r = Reproduction.run(TINIER, CPUS, CostModel.standard().scaled(CostModel.CONTEXT_SWITCH, 2), false,
+                p -> { });
+        ReproduceReport.write(dir, r, null, null);
+        String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
+        assertTrue(md.contains("| contextSwitch | **3000** (standard: 1500) | ns |"), md);
+        assertTrue(md.contains("| wakeUp | 1000 | ns |"), md);
+    }
+
+    @Test
     void anUnknownConstantIsRefusedBeforeAnyRun() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Sensitivity.run(TINY, CPUS, List.of("nope"), p -> { }));

@@ -1,11 +1,18 @@
 package kmodel.tools;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import kmodel.verification.sim.CostModel;
 import kmodel.verification.sim.Reproduction;
 import kmodel.verification.sim.Simulator;
+import kmodel.tools.report.ReproduceReport;
+import kmodel.tools.report.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,6 +51,18 @@ final class ReproduceCommand implements Callable<Integer> {
             defaultValue = "8")
     int cpus;
 
+    @Option(names = "--sensitivity",
+            description = "Also halve and double each cost constant (34 more reproductions at the same scale: about a "
+                    + "minute at --scale small, several at standard) and say, per figure, in how many of them the model "
+                    + "still moves the seed's way.")
+    boolean sensitivity;
+
+    @Option(names = "--report", paramLabel = "DIR",
+            description = "Also write DIR/report.md and its PNG charts: the table, pages per bio (000), sys time per "
+                    + "clone method (001), CPU, switches and workers per mode (002), bandwidth against 1, 2, 4, 8 jobs "
+                    + "(000), the other scale's figures and the sensitivity table (implies --sensitivity; a few minutes).")
+    String report;
+
     @Override
     public Integer call() {
         Reproduction.Scale s;
@@ -60,17 +79,38 @@ final class ReproduceCommand implements Callable<Integer> {
         if (cpus < 1 || cpus > 64) {
             throw new ParameterException(spec.commandLine(), "--cpus must be 1 to 64, not " + cpus);
         }
+        Path dir = null;
+        if (report != null) {
+            if (report.isEmpty() || report.indexOf('\0') >= 0) {
+                throw new ParameterException(spec.commandLine(), "--report needs a directory name");
+            }
+            dir = Paths.get(report);
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new ParameterException(spec.commandLine(), "--report " + report + ": exists and is not a directory");
+            }
+            sensitivity = true;
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean tty = System.console() != null;
+        java.util.function.Consumer<String> progress = name -> {
+            if (tty) {
+                err.print("\r\u001b[Ksimulating " + name);
+                err.flush();
+            }
+        };
         Reproduction r;
+        Reproduction second = null;
+        Sensitivity sens = null;
         try {
-            r = Reproduction.run(s, cpus, CostModel.standard(), false, name -> {
-                if (tty) {
-                    err.print("\r\u001b[Ksimulating " + name);
-                    err.flush();
-                }
-            });
+            r = Reproduction.run(s, cpus, CostModel.standard(), dir != null, progress);
+            if (dir != null) {
+                second = Reproduction.run(s.name.equals("small") ? Reproduction.Scale.standard() : Reproduction.Scale.small(),
+                        cpus, CostModel.standard(), false, progress);
+            }
+            if (sensitivity) {
+                sens = Sensitivity.run(s, cpus, progress);
+            }
         } catch (Simulator.SimulationException e) {
             if (tty) {
                 err.print("\r\u001b[K");
@@ -83,24 +123,49 @@ final class ReproduceCommand implements Callable<Integer> {
             err.print("\r\u001b[K");
             err.flush();
         }
-        print(out, r);
+        print(out, r, sens);
+        if (dir != null) {
+            try {
+                List<Path> files = ReproduceReport.write(dir, r, sens, second);
+                out.println("report: " + files.get(0) + " and " + (files.size() - 1) + " charts");
+                out.flush();
+            } catch (IOException e) {
+                err.println("kmodel: --report " + report + ": " + e.getMessage());
+                err.flush();
+                return Kmodel.EXIT_USAGE;
+            }
+        }
         return r.allSameDirection() ? 0 : Kmodel.EXIT_VIOLATION;
     }
 
-    /** The comparison table and its notes. */
-    static void print(PrintWriter out, Reproduction r) {
+    /**
+     * The comparison table and its notes; with a sensitivity run, per figure the variants of the
+     * cost model (each constant halved and doubled) in which the model still moves the seed's way.
+     */
+    static void print(PrintWriter out, Reproduction r, Sensitivity sens) {
         out.println("kmodel reproduce: SIMULATED figures (virtual time on the model, cost model "
                 + "kmodel.verification.sim.CostModel, " + r.cpus + " CPUs), beside the seeds' published measurements");
         out.println("scale " + r.scale);
         out.println();
-        Table t = new Table("SEED", "FIGURE", "PUBLISHED", "CHANGE", "MODEL", "CHANGE", "DIRECTION");
-        for (Reproduction.Row row : r.rows) {
-            t.row(row.seed, row.figure,
-                    fmt(row.publishedVanilla, row.unit) + " -> " + fmt(row.publishedPatched, row.unit),
-                    pct(row.publishedChange()),
-                    fmt(row.modelVanilla, row.unit) + " -> " + fmt(row.modelPatched, row.unit),
-                    pct(row.modelChange()),
-                    row.sameDirection() ? "same" : "AGAINST");
+        Table t = sens == null ? new Table("SEED", "FIGURE", "PUBLISHED", "CHANGE", "MODEL", "CHANGE", "DIRECTION")
+                : new Table("SEED", "FIGURE", "PUBLISHED", "CHANGE", "MODEL", "CHANGE", "DIRECTION", "KEPT IN VARIANTS");
+        for (int i = 0; i < r.rows.size(); i++) {
+            Reproduction.Row row = r.rows.get(i);
+            String pub = fmt(row.publishedVanilla, row.unit) + " -> " + fmt(row.publishedPatched, row.unit);
+            String mod = fmt(row.modelVanilla, row.unit) + " -> " + fmt(row.modelPatched, row.unit);
+            String dirn = row.sameDirection() ? "same" : "AGAINST";
+            if (sens == null) {
+                t.row(row.seed, row.figure, pub, pct(row.publishedChange()), mod, pct(row.modelChange()), dirn);
+            } else {
+                int kept = 0;
+                for (Sensitivity.Row v : sens.rows) {
+                    if (v.sameDirection.get(i)) {
+                        kept++;
+                    }
+                }
+                t.row(row.seed, row.figure, pub, pct(row.publishedChange()), mod, pct(row.modelChange()), dirn,
+                        kept + "/" + sens.rows.size());
+            }
         }
         t.print(out);
         out.println();
@@ -109,6 +174,10 @@ final class ReproduceCommand implements Callable<Integer> {
                 out.println("seed " + row.seed + " " + row.figure + ": the model's change (" + pct(row.modelChange())
                         + ") is far from the seed's (" + pct(row.publishedChange()) + "): " + row.gap + ".");
             }
+        }
+        if (sens != null) {
+            out.println("KEPT IN VARIANTS: of the cost model's constants each halved and doubled (" + sens.rows.size()
+                    + " runs at scale " + sens.scale.name + "), the runs in which the figure still moves the seed's way.");
         }
         out.println();
         out.println(r.allSameDirection() ? "every model figure moves the way the seed's does"

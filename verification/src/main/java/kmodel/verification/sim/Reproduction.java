@@ -229,9 +229,13 @@ public final class Reproduction {
         SimResult v0 = runs.get("000/vanilla");
         SimResult p0 = runs.get("000/patched");
         rows.add(new Row("000", "READ bw (4 jobs)", "MB/s", 745, 934, v0.bandwidth() / 1e6, p0.bandwidth() / 1e6,
-                "the model's readers race on add_to_page_cache_lru() only while they start in step (one-page bios "
-                        + "at the start of the file, then whole read-ahead windows), so fewer bios save a few "
-                        + "per-command overheads on a device that is busy transferring"));
+                "the model reproduces the mechanism (fewer, larger bios: see pages per bio) but hardly the "
+                        + "throughput: its readers race on add_to_page_cache_lru() only while they start in step "
+                        + "(one-page bios at the start of the file); after that one reader's asynchronous read-ahead "
+                        + "stays a window ahead of all four, and whole 32-page windows go to a device that is busy "
+                        + "transferring, where a bio less saves one 10 us command overhead. A change this small is "
+                        + "within the simulation's own variation: its sign turns with the number of readers and "
+                        + "with several cost constants (--sensitivity)"));
         SimResult v1 = runs.get("001/vanilla");
         SimResult p1 = runs.get("001/patched");
         rows.add(new Row("001", "real", "s", 10.265, 8.973, v1.wallNs / 1e9, p1.wallNs / 1e9,

@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
  * rather than fio's whole milliseconds; {@code stdev} is the population standard deviation.
  *
  * <p>xfs_io ({@link #xfsIo}): per command, xfs_io's {@code report_io_times()} lines ({@code
- * wrote 2147483648/2147483648 bytes at offset 0} / {@code 2 GiB, 16384 ops; 0:00:08.97 (228.207
+ * wrote 2147483648/2147483648 bytes at offset 0} / {@code 2.000 GiB, 16384 ops; 0:00:08.97 (228.207
  * MiB/sec and 1825.6558 ops/sec)}), then a {@code time}-like {@code real}/{@code user}/{@code
  * sys} block as bash prints it, then the counters.
  */
@@ -365,11 +365,12 @@ public final class FioReport {
 
     /**
      * libfrog's {@code cvtstr()}: {@code value} bytes in the largest binary unit it reaches, with
-     * no decimals when it is a whole number of bytes, else three. (xfs_io tests that through a
-     * cast to {@code int}, which overflows above 2 GiB; this prints what the test means.)
+     * no decimals when {@code value * 1000 == (int) value * 1000}, else three. The cast to {@code
+     * int} overflows from 2 GiB up (x86-64 gives INT_MIN), so xfs_io prints {@code 2.000 GiB} for
+     * 2147483648 bytes and {@code 1 GiB} for 1073741824; so does this.
      */
     static String cvtstr(double value) {
-        boolean precise = value == Math.rint(value);
+        boolean precise = value == Math.rint(value) && value < 0x1p31 && value >= -0x1p31;
         String[] units = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
         for (int i = 0; i < units.length; i++) {
             double unit = Math.pow(2, 10 * (6 - i));

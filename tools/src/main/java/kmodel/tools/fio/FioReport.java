@@ -327,11 +327,15 @@ public final class FioReport {
     /**
      * The xfs_io report of {@code results} (the jobs of one xfs_io command line, in order): per
      * command xfs_io's two lines, then {@code real}/{@code user}/{@code sys} for the whole run,
-     * then the counters of all commands together.
+     * then the counters of all commands together; for no results (only falloc commands), the
+     * header and a line saying there was no I/O.
      */
     public static String xfsIo(List<JobResult> results, WorkloadSettings settings) {
         StringBuilder sb = new StringBuilder();
         header(sb, XFS_IO_HEADER, results, settings);
+        if (results.isEmpty()) {
+            return sb.append("no I/O to run (falloc is accepted and does nothing in the model)\n").toString();
+        }
         long real = 0;
         long user = 0;
         long sys = 0;

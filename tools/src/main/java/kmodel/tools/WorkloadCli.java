@@ -91,6 +91,10 @@ final class WorkloadCli {
         } catch (JobFileException e) {
             bar.clear();
             throw refused(spec, e);
+        } catch (RuntimeException e) {
+            // Anything else is the runner failing, not the input (Kmodel would print an
+            // IllegalArgumentException as a usage error): one line, exit 3.
+            throw new IllegalStateException("the workload runner failed: " + e, e);
         } finally {
             bar.clear();
         }

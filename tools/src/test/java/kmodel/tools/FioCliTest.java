@@ -131,6 +131,18 @@ class FioCliTest {
     }
 
     @Test
+    void aRunnerThatFailsIsAnInternalErrorNotAUsageError() {
+        WorkloadRunner crashing = (jobs, s, p) -> {
+            throw new NumberFormatException("boom");
+        };
+        CliRun r = CliRun.kmodel(FakeRunner.factory(crashing), false, "fio", seed000());
+        assertEquals(Kmodel.EXIT_INTERNAL, r.code, r::toString);
+        assertEquals(List.of("kmodel: internal error: java.lang.IllegalStateException: the workload runner failed: "
+                + "java.lang.NumberFormatException: boom (set KMODEL_DEBUG=1 for the stack trace)"), r.errLines());
+        assertFalse(CliOracle.problems(r).isEmpty(), "the fuzz oracle would flag it");
+    }
+
+    @Test
     void withoutTheSimulatorItIsOneLineAndExit3() {
         CommandLine.IFactory noSimulator = new CommandLine.IFactory() {
             @Override

@@ -37,9 +37,9 @@ final class FakeRunner implements WorkloadRunner {
                 h.recordValueWithCount(IO_NANOS, ios);
                 out.add(JobResult.builder(j, c).bytes(j.size()).ios(ios).runtimeNanos(ios * IO_NANOS).clatNanos(h)
                         .userCpuNanos(ios * 100).sysCpuNanos(ios * 5000)
-                        .counter("bios", Counter.count(ios))
-                        .counter("pages per bio", Counter.ratio(j.size() / 4096, ios))
-                        .counter("CPU utilisation", Counter.percent(ios * 5100, ios * IO_NANOS))
+                        .counter(Counter.BIOS, Counter.count(ios))
+                        .counter(Counter.PAGES_PER_BIO, Counter.ratio(j.size() / 4096, ios))
+                        .counter(Counter.CPU_UTILISATION, Counter.percent(ios * 5100, ios * IO_NANOS))
                         .scaleNote(s.scaleDivisor() > 1 ? "1/" + s.scaleDivisor() + " of the workload" : null)
                         .build());
             }

@@ -21,6 +21,23 @@ public final class Counter {
         PERCENT
     }
 
+    /** The usual names, in the usual order (a runner may add others). Bios submitted: a count. */
+    public static final String BIOS = "bios";
+    /** Pages over bios: a ratio. */
+    public static final String PAGES_PER_BIO = "pages per bio";
+    /** Bios cloned (per mirror, per split piece): a count. */
+    public static final String CLONES = "clones";
+    /** Bytes of bvec tables copied (bio_clone_bioset copies the table, bio_clone_fast shares it): a count. */
+    public static final String BVEC_BYTES_COPIED = "bvec bytes copied";
+    /** Requests io_uring punted to io-wq: a count. */
+    public static final String IO_WQ_PUNTS = "io-wq punts";
+    /** io-wq worker threads created: a count. */
+    public static final String WORKERS = "workers";
+    /** Context switches of the job's task and the threads working for it: a count. */
+    public static final String TASK_SWITCHES = "task switches";
+    /** CPU time of the job's task and the threads working for it over elapsed time: a percentage. */
+    public static final String CPU_UTILISATION = "CPU utilisation";
+
     private final Kind kind;
     private final long numerator;
     private final long denominator;

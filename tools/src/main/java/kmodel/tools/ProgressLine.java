@@ -38,7 +38,12 @@ final class ProgressLine {
 
     /** Draws {@code p} over the line shown before. */
     void show(Progress p) {
-        String line = prefix + p.line();
+        show(p.line());
+    }
+
+    /** Draws {@code text} (after the prefix) over the line shown before. */
+    void show(String text) {
+        String line = prefix + text;
         if (line.length() > width - 1) {
             line = line.substring(0, Math.max(0, width - 1));
         }

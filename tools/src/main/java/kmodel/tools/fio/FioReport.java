@@ -343,7 +343,7 @@ public final class FioReport {
         for (JobResult r : results) {
             FioJob j = r.job();
             // io/pwrite.c and io/pread.c: report_io_times("wrote"/"read", ...)
-            sb.append(j.rw().reads() ? "read " : "wrote ").append(r.bytes()).append('/').append(j.size())
+            sb.append(j.rw().reads() ? "read " : "wrote ").append(r.bytes()).append('/').append(r.bytes())
                     .append(" bytes at offset ").append(j.offset()).append('\n');
             double secs = Math.max(r.runtimeNanos(), 1000) / 1e9;
             sb.append(cvtstr(r.bytes())).append(", ").append(r.ios()).append(" ops; ")

@@ -61,6 +61,20 @@ public final class SimPrograms {
         public final Map<String, Long> counters = new LinkedHashMap<>();
         /** Pages per bio submitted to the devices: size -&gt; bios. */
         public final Map<Integer, Long> pagesPerBio = new TreeMap<>();
+        /**
+         * Told the bytes done by all jobs so far, after each operation (from the model's tasks, so
+         * it must not block); null: nobody listens.
+         */
+        public volatile java.util.function.LongConsumer progress;
+        private long done;
+
+        void advanced(long bytes) {
+            done += bytes;
+            java.util.function.LongConsumer p = progress;
+            if (p != null) {
+                p.accept(done);
+            }
+        }
 
         /** The program; its {@code finish()} fills {@link #counters} and {@link #pagesPerBio}. */
         public abstract Program program();
@@ -132,6 +146,7 @@ public final class SimPrograms {
                                     job.latenciesNs.add(Kernel.rt().now() - t0);
                                     job.bytes += ret;
                                     job.ios++;
+                                    advanced(ret);
                                 }
                                 results.clear();
                             }));
@@ -175,6 +190,7 @@ public final class SimPrograms {
                                 job.latenciesNs.add(Kernel.rt().now() - t0);
                                 job.bytes += len;
                                 job.ios++;
+                                advanced(len);
                             }
                             w.results.clear();
                         }));
@@ -228,6 +244,7 @@ public final class SimPrograms {
                             w.readAll(offsets, PAGE, qd);
                             job.bytes = (long) reads * PAGE;
                             job.ios = reads;
+                            advanced(job.bytes);
                         }));
                     }
 

@@ -172,4 +172,33 @@ class XrefCliTest {
         refused(xref("--kernel", tree.toString(), "io_uring_enter"),
                 tree.resolve("fs/io_uring.c") + ": no such file in the kernel tree (the model mirrors fs/io_uring.c of v5.10)");
     }
+
+    @Test
+    void aProvenanceLineThatDoesNotParseStopsXrefWithOneLineNamingIt(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("pom.xml"), "<project/>\n");
+        for (String m : KernelIndex.MODULES) {
+            Files.createDirectories(dir.resolve(m).resolve("src/main/java/kmodel/x"));
+        }
+        Files.writeString(dir.resolve("block/src/main/java/kmodel/x/Bad.java"), String.join("\n",
+                "package kmodel.x;",
+                "",
+                "/** block/bio.c: {@code bio->bi_iter} moved. */",
+                "final class Bad {",
+                "}",
+                ""));
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                if (cls == XrefCommand.class) {
+                    return cls.cast(new XrefCommand(() -> KernelIndex.scan(dir)));
+                }
+                return CommandLine.defaultFactory().create(cls);
+            }
+        };
+        CliRun r = CliRun.kmodel(factory, false, "xref", "bio_endio");
+        assertEquals(Kmodel.EXIT_INTERNAL, r.code, r::toString);
+        assertEquals(List.of("kmodel: block/src/main/java/kmodel/x/Bad.java:3: provenance line: cannot read a kernel "
+                + "symbol from {@code bio->bi_iter} (expected name(), struct name, NAME, ...)"), r.errLines(), r::toString);
+        assertEquals("", r.out);
+    }
 }

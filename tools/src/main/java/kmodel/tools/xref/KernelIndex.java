@@ -49,6 +49,10 @@ import java.util.stream.Stream;
  * {@code kmodel.root} system property if set, else by walking up from the jar (or the classes
  * directory) this class was loaded from; never from the working directory.
  *
+ * <p><b>Versions.</b> A member whose line gives no version takes its class's when the class
+ * mirrors the same file: from the class's provenance line, or from a first line that starts with
+ * the files and a version without being a provenance line ({@link Provenance#context}).
+ *
  * <p><b>Constants without a provenance line.</b> A {@code public static final} field or an enum
  * constant whose name is kernel-style ({@link Provenance#KERNEL_CONSTANT}: {@code PG_locked},
  * {@code IOCB_WAITQ}, {@code EIO}) and that has no provenance line of its own is indexed under its
@@ -182,7 +186,11 @@ public final class KernelIndex {
         String pkg = cu.getPackageDeclaration().map(d -> d.getNameAsString() + ".").orElse("");
         List<XrefEntry> out = new ArrayList<>();
         Map<TypeDeclaration<?>, Provenance> typeProvenance = new LinkedHashMap<>();
-        for (Comment c : cu.getAllContainedComments()) {
+        // In source order, so that a class's provenance is known before its members inherit from it.
+        List<Comment> comments = new ArrayList<>(cu.getAllContainedComments());
+        comments.sort(Comparator.comparingInt((Comment c) -> c.getBegin().map(b -> b.line).orElse(0))
+                .thenComparingInt(c -> c.getBegin().map(b -> b.column).orElse(0)));
+        for (Comment c : comments) {
             if (!(c instanceof JavadocComment)) {
                 continue;
             }
@@ -212,6 +220,10 @@ public final class KernelIndex {
                     continue;
                 }
                 if (p == null) {
+                    Provenance context = isType ? Provenance.context(lines, first) : null;
+                    if (context != null) {
+                        typeProvenance.put((TypeDeclaration<?>) decl, context);
+                    }
                     continue;
                 }
                 if (isType) {

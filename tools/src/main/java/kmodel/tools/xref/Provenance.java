@@ -173,6 +173,30 @@ final class Provenance {
         return new Provenance(files, symbols, version, mutation, fileVersion);
     }
 
+    private static final Pattern CONTEXT = Pattern.compile("(" + PATH + "(?:" + PATH_SEPARATOR + PATH
+            + ")*)\\s*\\(\\s*((?:Linux\\s+)?v\\d[^,;)]*)");
+
+    /**
+     * For a class whose first Javadoc line is not a provenance line but starts with its kernel
+     * files and a version ({@code block/bio.c (v5.10, with {@code bio_clone_bioset()} ...} or
+     * {@code mm/readahead.c (v5.10) and the ...}): those files and that version, which its
+     * members inherit; else null. Never an entry of its own.
+     */
+    static Provenance context(List<String> lines, int first) {
+        Matcher m = CONTEXT.matcher(lines.get(first).strip());
+        if (!m.lookingAt()) {
+            return null;
+        }
+        List<String> files;
+        try {
+            files = files(m.group(1));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        String version = m.group(2).strip();
+        return new Provenance(files, List.of(), version, false, version);
+    }
+
     /** Whether the text so far ends inside a tag or on a connector: the next line belongs to it. */
     private static boolean needsMore(String text) {
         int depth = 0;

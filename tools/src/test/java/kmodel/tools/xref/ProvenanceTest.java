@@ -106,6 +106,17 @@ class ProvenanceTest {
     }
 
     @Test
+    void aClassLineThatIsNotAProvenanceLineStillGivesItsMembersAVersion() {
+        List<String> line = List.of("block/bio.c (v5.10, with {@code bio_clone_bioset()} and {@code x()} as");
+        assertNull(Provenance.parse(line, 0, true, null));
+        Provenance context = Provenance.context(line, 0);
+        assertEquals(List.of("block/bio.c"), context.files);
+        assertEquals("v5.10", context.version);
+        assertTrue(context.symbols.isEmpty());
+        assertNull(Provenance.context(List.of("The block layer's global state (block/bio.c)."), 0));
+    }
+
+    @Test
     void aKernelNamedFieldIsItsOwnSymbol() {
         Provenance p = Provenance.parse(List.of("include/linux/sched.h: on a run queue or running."), 0, false,
                 "TASK_RUNNING");

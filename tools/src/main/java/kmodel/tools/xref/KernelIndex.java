@@ -149,11 +149,11 @@ public final class KernelIndex {
                 throw new UncheckedIOException(e);
             }
         }
-        JavaParser parser = new JavaParser(new ParserConfiguration()
-                .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17));
-        List<XrefEntry> entries = new ArrayList<>();
-        List<ProvenanceException> errors = new ArrayList<>();
-        for (Path file : files) {
+        // The raw language level: no validation (javac has compiled these sources), a fifth faster.
+        // One parser per thread (a JavaParser is not thread-safe); results are kept in file order.
+        ThreadLocal<JavaParser> parsers = ThreadLocal.withInitial(() -> new JavaParser(new ParserConfiguration()
+                .setLanguageLevel(ParserConfiguration.LanguageLevel.RAW)));
+        List<ScannedFile> scanned = files.parallelStream().map(file -> {
             String rel = root.relativize(file).toString().replace('\\', '/');
             String source;
             try {
@@ -161,18 +161,47 @@ public final class KernelIndex {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            entries.addAll(scanSource(parser, rel, source, errors));
+            List<ProvenanceException> errs = new ArrayList<>();
+            List<XrefEntry> found;
+            try {
+                found = scanSource(parsers.get(), rel, source, errs);
+            } catch (ProvenanceException e) {
+                found = List.of();
+                errs.add(e);
+            }
+            return new ScannedFile(found, errs);
+        }).collect(Collectors.toList());
+        List<XrefEntry> entries = new ArrayList<>();
+        List<ProvenanceException> errors = new ArrayList<>();
+        for (ScannedFile f : scanned) {
+            entries.addAll(f.entries);
+            errors.addAll(f.errors);
         }
         if (!errors.isEmpty()) {
             ProvenanceException first = errors.get(0);
-            throw errors.size() == 1 ? first : new ProvenanceException(first.file(), first.line(),
-                    first.getMessage().substring(first.file().length() + 1 + String.valueOf(first.line()).length() + 2)
+            throw errors.size() == 1 ? first : new ProvenanceException(first.file(), first.line(), first.what()
                     + " (and " + (errors.size() - 1) + " more provenance lines that do not parse)", errors.size());
         }
         return new KernelIndex(entries);
     }
 
-    /** The entries of one Java source, {@code rel} its path for entries and errors. */
+    /** What one source gave. */
+    private static final class ScannedFile {
+        final List<XrefEntry> entries;
+        final List<ProvenanceException> errors;
+
+        ScannedFile(List<XrefEntry> entries, List<ProvenanceException> errors) {
+            this.entries = entries;
+            this.errors = errors;
+        }
+    }
+
+    /**
+     * The entries of one Java source, {@code rel} its path for entries and errors; the provenance
+     * lines that do not parse go to {@code errors}.
+     *
+     * @throws ProvenanceException when the source does not parse as Java
+     */
     static List<XrefEntry> scanSource(JavaParser parser, String rel, String source, List<ProvenanceException> errors) {
         ParseResult<CompilationUnit> result = parser.parse(source);
         if (!result.isSuccessful() || result.getResult().isEmpty()) {

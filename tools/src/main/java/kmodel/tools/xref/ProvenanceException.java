@@ -10,6 +10,7 @@ public final class ProvenanceException extends RuntimeException {
 
     private final String file;
     private final int line;
+    private final String what;
     private final int count;
 
     ProvenanceException(String file, int line, String what) {
@@ -20,7 +21,13 @@ public final class ProvenanceException extends RuntimeException {
         super(file + ":" + line + ": " + what);
         this.file = file;
         this.line = line;
+        this.what = what;
         this.count = count;
+    }
+
+    /** What is wrong, without the file and line. */
+    public String what() {
+        return what;
     }
 
     /** How many provenance lines (or sources) failed: this one and the ones after it. */

@@ -24,7 +24,7 @@ public final class BtrfsFsInfo {
     public final BtrfsDevice[] devices;
     /** The data chunk. */
     public final MapLookup chunk;
-    /** extent_io.c: {@code btrfs_bioset} (front pad {@code struct btrfs_io_bio}). */
+    /** fs/btrfs/extent_io.c: {@code btrfs_bioset} (front pad {@code struct btrfs_io_bio}). */
     public final BioSet btrfsBioset;
     /** {@code sectorsize}. */
     public final int sectorsize = kmodel.mm.Page.PAGE_SIZE;

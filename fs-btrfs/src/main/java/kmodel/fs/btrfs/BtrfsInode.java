@@ -19,9 +19,9 @@ import kmodel.mm.Page;
  * extents): with no writers, the page locks already keep readers of one range apart.
  */
 public final class BtrfsInode {
-    /** btrfs_inode.h: {@code BTRFS_INODE_NODATASUM}. */
+    /** fs/btrfs/btrfs_inode.h: {@code BTRFS_INODE_NODATASUM}. */
     public static final int BTRFS_INODE_NODATASUM = 1 << 0;
-    /** btrfs_inode.h: {@code BTRFS_INODE_NODATACOW} ({@code chattr +C}; implies {@code NODATASUM}). */
+    /** fs/btrfs/btrfs_inode.h: {@code BTRFS_INODE_NODATACOW} ({@code chattr +C}; implies {@code NODATASUM}). */
     public static final int BTRFS_INODE_NODATACOW = 1 << 1;
 
     /** The VFS inode ({@code vfs_inode}). */

@@ -72,7 +72,7 @@ import kmodel.mm.Page;
 public final class DirectIo {
     /** {@code sizeof(struct bio_vec)} on 64-bit: what copying one bvec costs. */
     static final int SIZEOF_BIO_VEC = 16;
-    /** inode.c: {@code BTRFS_DIO_ORIG_BIO_SUBMITTED}. */
+    /** fs/btrfs/inode.c: {@code BTRFS_DIO_ORIG_BIO_SUBMITTED}. */
     static final int BTRFS_DIO_ORIG_BIO_SUBMITTED = 0x1;
 
     private DirectIo() {
@@ -108,7 +108,7 @@ public final class DirectIo {
         }
     }
 
-    /** inode.c: {@code struct btrfs_retry_complete} (v4.13): one sector's repair read. */
+    /** fs/btrfs/inode.c: {@code struct btrfs_retry_complete} (v4.13): one sector's repair read. */
     static final class BtrfsRetryComplete {
         /** {@code done}. */
         Completion done;

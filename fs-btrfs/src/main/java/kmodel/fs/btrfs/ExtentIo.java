@@ -55,9 +55,9 @@ import kmodel.mm.ReadaheadControl;
  * extents; cleancache, fs-verity and {@code set_page_extent_mapped()} are not modelled.
  */
 public final class ExtentIo {
-    /** extent_io.h: {@code EXTENT_BIO_COMPRESSED}. */
+    /** fs/btrfs/extent_io.h: {@code EXTENT_BIO_COMPRESSED}. */
     public static final int EXTENT_BIO_COMPRESSED = 1;
-    /** extent_io.h: {@code EXTENT_BIO_FLAG_SHIFT}. */
+    /** fs/btrfs/extent_io.h: {@code EXTENT_BIO_FLAG_SHIFT}. */
     public static final int EXTENT_BIO_FLAG_SHIFT = 16;
     /** include/linux/page-flags.h: {@code PG_checked} ({@code PG_owner_priv_1}, bit 10 in v5.10). */
     public static final int PG_checked = 10;
@@ -89,12 +89,12 @@ public final class ExtentIo {
         return false;
     }
 
-    /** extent_io.h: {@code extent_set_compress_type(&bio_flags, type)}. */
+    /** fs/btrfs/extent_io.h: {@code extent_set_compress_type(&bio_flags, type)}. */
     static int extentSetCompressType(int bioFlags, int type) {
         return bioFlags | (type << EXTENT_BIO_FLAG_SHIFT);
     }
 
-    /** extent_io.h: {@code extent_compress_type(bio_flags)}. */
+    /** fs/btrfs/extent_io.h: {@code extent_compress_type(bio_flags)}. */
     static int extentCompressType(int bioFlags) {
         return bioFlags >> EXTENT_BIO_FLAG_SHIFT;
     }
@@ -338,7 +338,7 @@ public final class ExtentIo {
     }
 
     /**
-     * extent_io.c: {@code test_range_bit(io_tree, cur, cur_end, EXTENT_UPTODATE, 1, NULL)} for one
+     * fs/btrfs/extent_io.c: {@code test_range_bit(io_tree, cur, cur_end, EXTENT_UPTODATE, 1, NULL)} for one
      * block. Coarse: the kernel takes {@code io_tree->lock} for the test; the model tests without
      * it when no range was ever marked (no inline extent was copied), which saves two scheduling
      * points per block on files without inline extents and changes no outcome: the set is only

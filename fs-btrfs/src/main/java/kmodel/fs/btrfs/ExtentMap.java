@@ -12,15 +12,15 @@ import kmodel.kernel.lifetime.KObject;
  * of a run with other than the tree's reference is a {@code ref-leak}.
  */
 public final class ExtentMap extends KObject {
-    /** extent_map.h: {@code EXTENT_MAP_LAST_BYTE}. */
+    /** fs/btrfs/extent_map.h: {@code EXTENT_MAP_LAST_BYTE}. */
     public static final long EXTENT_MAP_LAST_BYTE = -4L;
-    /** extent_map.h: {@code EXTENT_MAP_HOLE}. */
+    /** fs/btrfs/extent_map.h: {@code EXTENT_MAP_HOLE}. */
     public static final long EXTENT_MAP_HOLE = -3L;
-    /** extent_map.h: {@code EXTENT_MAP_INLINE}. */
+    /** fs/btrfs/extent_map.h: {@code EXTENT_MAP_INLINE}. */
     public static final long EXTENT_MAP_INLINE = -2L;
-    /** extent_map.h: {@code EXTENT_FLAG_COMPRESSED} (a bit number). */
+    /** fs/btrfs/extent_map.h: {@code EXTENT_FLAG_COMPRESSED} (a bit number). */
     public static final int EXTENT_FLAG_COMPRESSED = 1;
-    /** extent_map.h: {@code EXTENT_FLAG_PREALLOC}. */
+    /** fs/btrfs/extent_map.h: {@code EXTENT_FLAG_PREALLOC}. */
     public static final int EXTENT_FLAG_PREALLOC = 3;
 
     /** {@code start}: file offset. */
@@ -56,7 +56,7 @@ public final class ExtentMap extends KObject {
         return refs.peek();
     }
 
-    /** extent_map.h: {@code extent_map_end(em)}. */
+    /** fs/btrfs/extent_map.h: {@code extent_map_end(em)}. */
     public static long extentMapEnd(ExtentMap em) {
         if (em.start + em.len < em.start) {
             return -1L; /* (u64)-1 */
@@ -64,13 +64,13 @@ public final class ExtentMap extends KObject {
         return em.start + em.len;
     }
 
-    /** extent_map.c: {@code extent_map_in_tree(em)}. */
+    /** fs/btrfs/extent_map.c: {@code extent_map_in_tree(em)}. */
     public static boolean extentMapInTree(ExtentMap em) {
         em.touch();
         return em.inTree;
     }
 
-    /** extent_map.c: {@code test_bit(flag, &em->flags)}. */
+    /** fs/btrfs/extent_map.c: {@code test_bit(flag, &em->flags)}. */
     public boolean test(int flag) {
         return (flags & (1 << flag)) != 0;
     }

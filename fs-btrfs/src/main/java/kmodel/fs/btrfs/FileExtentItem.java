@@ -6,11 +6,11 @@ package kmodel.fs.btrfs;
  * is modelled: the table is a sorted list built at set-up and never changed while tasks run).
  */
 public final class FileExtentItem {
-    /** ctree.h: {@code BTRFS_FILE_EXTENT_INLINE}. */
+    /** fs/btrfs/ctree.h: {@code BTRFS_FILE_EXTENT_INLINE}. */
     public static final int BTRFS_FILE_EXTENT_INLINE = 0;
-    /** ctree.h: {@code BTRFS_FILE_EXTENT_REG}. */
+    /** fs/btrfs/ctree.h: {@code BTRFS_FILE_EXTENT_REG}. */
     public static final int BTRFS_FILE_EXTENT_REG = 1;
-    /** compression.h: {@code BTRFS_COMPRESS_NONE}. */
+    /** fs/btrfs/compression.h: {@code BTRFS_COMPRESS_NONE}. */
     public static final int BTRFS_COMPRESS_NONE = 0;
     /**
      * The model's compression type (in the kernel's place of {@code BTRFS_COMPRESS_ZLIB}): the

@@ -6,15 +6,15 @@ package kmodel.fs.btrfs;
  * address space is laid on the devices. The model's volume has one data chunk.
  */
 public final class MapLookup {
-    /** ctree.h: {@code BTRFS_BLOCK_GROUP_DATA}. */
+    /** fs/btrfs/ctree.h: {@code BTRFS_BLOCK_GROUP_DATA}. */
     public static final long BTRFS_BLOCK_GROUP_DATA = 1L << 0;
-    /** ctree.h: {@code BTRFS_BLOCK_GROUP_RAID0}. */
+    /** fs/btrfs/ctree.h: {@code BTRFS_BLOCK_GROUP_RAID0}. */
     public static final long BTRFS_BLOCK_GROUP_RAID0 = 1L << 3;
-    /** ctree.h: {@code BTRFS_BLOCK_GROUP_RAID1}. */
+    /** fs/btrfs/ctree.h: {@code BTRFS_BLOCK_GROUP_RAID1}. */
     public static final long BTRFS_BLOCK_GROUP_RAID1 = 1L << 4;
-    /** ctree.h: {@code BTRFS_BLOCK_GROUP_PROFILE_MASK}, the profiles modelled (SINGLE has no bit). */
+    /** fs/btrfs/ctree.h: {@code BTRFS_BLOCK_GROUP_PROFILE_MASK}, the profiles modelled (SINGLE has no bit). */
     public static final long BTRFS_BLOCK_GROUP_PROFILE_MASK = BTRFS_BLOCK_GROUP_RAID0 | BTRFS_BLOCK_GROUP_RAID1;
-    /** volumes.h: {@code BTRFS_STRIPE_LEN}: 64 KiB. */
+    /** fs/btrfs/volumes.h: {@code BTRFS_STRIPE_LEN}: 64 KiB. */
     public static final int BTRFS_STRIPE_LEN = 64 * 1024;
 
     /** The chunk's logical start ({@code em->start} of the chunk map). */

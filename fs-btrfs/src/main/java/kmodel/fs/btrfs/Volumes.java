@@ -35,7 +35,7 @@ import kmodel.kernel.sched.Sched;
  * </ul>
  */
 public final class Volumes {
-    /** volumes.h: {@code enum btrfs_map_op}: {@code BTRFS_MAP_READ}. */
+    /** fs/btrfs/volumes.h: {@code enum btrfs_map_op}: {@code BTRFS_MAP_READ}. */
     public static final int BTRFS_MAP_READ = 0;
     /** {@code BTRFS_MAP_WRITE}. */
     public static final int BTRFS_MAP_WRITE = 1;

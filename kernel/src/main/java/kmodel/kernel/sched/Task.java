@@ -292,7 +292,7 @@ public final class Task {
         return steps;
     }
 
-    /** include/linux/sched.h: the state as the kernel would print it. */
+    /** The name of {@code state}: its {@code TASK_*} constant in include/linux/sched.h (for reports). */
     public static String stateName(int state) {
         switch (state) {
             case TASK_RUNNING: return "TASK_RUNNING";

@@ -52,6 +52,9 @@ final class FioCommand implements Callable<Integer> {
                     + "the report says what the run was scaled to.")
     long scale;
 
+    @picocli.CommandLine.Mixin
+    WorkloadCli.MachineOptions machine = new WorkloadCli.MachineOptions();
+
     @Parameters(index = "0", paramLabel = "JOBFILE", description = "A fio job file (at most 1 MiB).")
     String jobFile;
 
@@ -74,7 +77,7 @@ final class FioCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WorkloadSettings settings = WorkloadCli.settings(spec, sets, scale);
+        WorkloadSettings settings = WorkloadCli.settings(spec, sets, scale, machine);
         List<FioJob> jobs;
         try {
             jobs = JobFile.read(path(jobFile), jobFile);

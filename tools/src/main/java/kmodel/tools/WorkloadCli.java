@@ -13,6 +13,7 @@ import kmodel.tools.fio.JobResult;
 import kmodel.tools.fio.ProgressSink;
 import kmodel.tools.fio.SimulatorNotBuiltException;
 import kmodel.tools.fio.WorkloadRunner;
+import kmodel.tools.fio.Machine;
 import kmodel.tools.fio.WorkloadSettings;
 import kmodel.verification.KconfigTable;
 import picocli.CommandLine;
@@ -52,15 +53,41 @@ final class WorkloadCli {
         }
     }
 
+    /** {@code --device}, {@code --cpus}, {@code --btrfs-profile}: the simulated machine. */
+    static final class MachineOptions {
+        @picocli.CommandLine.Option(names = "--device", paramLabel = "sata-ssd|nvme-ssd|pmem",
+                description = "The device every disk is (default: the workload's own: sata-ssd for buffered reads of "
+                        + "btrfs, nvme-ssd for random reads, pmem for direct writes).")
+        String device;
+
+        @picocli.CommandLine.Option(names = "--cpus", paramLabel = "N", defaultValue = "8",
+                description = "CPUs of the simulated machine, 1 to 64 (default: ${DEFAULT-VALUE}).")
+        int cpus;
+
+        @picocli.CommandLine.Option(names = "--btrfs-profile", paramLabel = "single|raid0|raid1",
+                description = "The btrfs volume's data profile (default: single for reads, raid0 over two devices for "
+                        + "direct writes).")
+        String profile;
+    }
+
     /** The settings of {@code --set} (checked like {@code check --set}) and {@code --scale}. */
     static WorkloadSettings settings(CommandSpec spec, List<String> sets, long scale) {
+        MachineOptions m = new MachineOptions();
+        m.cpus = Machine.defaults().cpus();
+        return settings(spec, sets, scale, m);
+    }
+
+    /** The same on the machine of {@code m}. */
+    static WorkloadSettings settings(CommandSpec spec, List<String> sets, long scale, MachineOptions m) {
         Kconfig config;
+        Machine machine;
         try {
             config = KconfigTable.build(sets, List.of());
+            machine = new Machine(m.device, m.cpus, m.profile);
         } catch (IllegalArgumentException e) {
             throw new Kmodel.OneLine(spec.commandLine(), e.getMessage());
         }
-        return new WorkloadSettings(config, sets, scale);
+        return new WorkloadSettings(config, sets, scale, machine);
     }
 
     /** A refused input or job as the one-line usage error. */

@@ -51,6 +51,9 @@ final class XfsIoCommand implements Callable<Integer> {
             description = "Run the whole workload (full), 1/N of it, or let the simulator choose (auto, the default).")
     long scale;
 
+    @picocli.CommandLine.Mixin
+    WorkloadCli.MachineOptions machine = new WorkloadCli.MachineOptions();
+
     @Option(names = "-d", description = "O_DIRECT (xfs_io -d).")
     boolean direct;
 
@@ -84,7 +87,7 @@ final class XfsIoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WorkloadSettings settings = WorkloadCli.settings(spec, sets, scale);
+        WorkloadSettings settings = WorkloadCli.settings(spec, sets, scale, machine);
         List<FioJob> jobs;
         try {
             jobs = XfsIo.parse(commands, file, direct);

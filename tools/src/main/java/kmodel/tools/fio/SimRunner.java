@@ -3,6 +3,7 @@ package kmodel.tools.fio;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import kmodel.fs.btrfs.BtrfsVolume;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.SimPrograms;
 import kmodel.verification.sim.CostModel;
@@ -27,9 +28,10 @@ import kmodel.verification.sim.Simulator;
  *       over a {@code nodatacow} file on a two-device RAID0 btrfs on {@code pmem} (seed 001).</li>
  * </ul>
  * Anything else is "not modelled" (exit 2). Each job section runs as a simulation of its own
- * (fio's jobs side by side are not simulated together), on 8 CPUs, with the standard
- * {@link CostModel}, and on the configuration of {@code --set} over the workload's own
- * (seed 002's io_uring sees the 8 CPUs and no {@code RLIMIT_NPROC} limit).
+ * (fio's jobs side by side are not simulated together), on the {@link Machine} of
+ * {@code --cpus} (8), {@code --device} and {@code --btrfs-profile} (the workload's own by
+ * default), with the standard {@link CostModel}, and on the configuration of {@code --set} over
+ * the workload's own (seed 002's io_uring sees the CPUs and no {@code RLIMIT_NPROC} limit).
  *
  * <p>Scale: a btrfs data chunk is 16 MiB per device, and a simulation of a million operations
  * would take hours, so a job bigger than the model's size for its kind (8 MiB, or 2048 random
@@ -43,8 +45,26 @@ public final class SimRunner implements WorkloadRunner {
     static final long MAX_SEQ_READ = 8L << 20;
     static final long MAX_DIO_WRITE = 8L << 20;
     static final long MAX_RANDOM_READ = 2048L * 4096;
-    /** The simulated machine's CPUs. */
-    static final int CPUS = 8;
+
+    private static DeviceProfile device(Machine m, DeviceProfile own) {
+        if (m.device() == null) {
+            return own;
+        }
+        switch (m.device()) {
+            case "sata-ssd":
+                return DeviceProfile.sataSsd();
+            case "nvme-ssd":
+                return DeviceProfile.nvmeSsd();
+            default:
+                return DeviceProfile.pmem();
+        }
+    }
+
+    private static BtrfsVolume.Profile profile(Machine m, String own) {
+        String p = m.profile() != null ? m.profile() : own;
+        return p.equals("single") ? BtrfsVolume.Profile.SINGLE : p.equals("raid0") ? BtrfsVolume.Profile.RAID0
+                : BtrfsVolume.Profile.RAID1;
+    }
 
     @Override
     public List<JobResult> run(List<FioJob> jobs, WorkloadSettings settings, ProgressSink progress) {
@@ -121,33 +141,40 @@ public final class SimRunner implements WorkloadRunner {
         String note = divisor == 1 ? "full size, simulated"
                 : String.format(Locale.ROOT, "size %d bytes run at 1/%d scale (%d bytes): ratios hold, absolute times do not",
                         size, divisor, scaled);
+        Machine m = settings.machine();
+        int cpus = m.cpus();
         SimPrograms.Run run;
         Kconfig config;
         DeviceProfile device;
         switch (kind) {
             case "seq-read":
-                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), 32);
+                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), 32, profile(m, "single"));
                 config = settings.config();
-                device = DeviceProfile.sataSsd();
+                device = device(m, DeviceProfile.sataSsd());
                 break;
             case "rand-read":
+                if (m.profile() != null) {
+                    throw JobFileException.notModelled(job, "--btrfs-profile with rw=randread (the model reads a block device file)");
+                }
                 run = SimPrograms.uringRandomReads((int) (scaled / 4096), Math.max(1, job.iodepth()), 32, 128, 1);
-                config = Reproduction.seed002(job.ioengine() == FioJob.IoEngine.IO_URING ? "series" : "preadv", CPUS)
+                config = Reproduction.seed002(job.ioengine() == FioJob.IoEngine.IO_URING ? "series" : "preadv", cpus)
                         .overlay(settings.config());
-                device = DeviceProfile.nvmeSsd();
+                device = device(m, DeviceProfile.nvmeSsd());
                 break;
             default:
-                run = SimPrograms.btrfsDirectWrites(scaled, (int) job.bs());
+                run = SimPrograms.btrfsDirectWrites(scaled, (int) job.bs(), profile(m, "raid0"));
                 config = settings.config();
-                device = DeviceProfile.pmem();
+                device = device(m, DeviceProfile.pmem());
                 break;
         }
+        note += "; " + cpus + " CPUs, " + device.name
+                + (kind.equals("rand-read") ? "" : ", btrfs " + (m.profile() != null ? m.profile() : kind.equals("seq-read") ? "single" : "raid0"));
         final long total = kind.equals("seq-read") ? scaled * job.numjobs() : scaled;
         progress.update(0, total, 0);
         run.progress = done -> progress.update(done, total, 0);
         SimResult r;
         try {
-            r = Simulator.run(run, config, CostModel.standard(), CPUS, device, note);
+            r = Simulator.run(run, config, CostModel.standard(), cpus, device, note);
         } catch (Simulator.SimulationException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
@@ -172,7 +199,7 @@ public final class SimRunner implements WorkloadRunner {
                     b.counter(Counter.WORKERS, Counter.count(r.counters.getOrDefault("io-wq workers", 0L)));
                 }
                 b.counter(Counter.TASK_SWITCHES, Counter.count(r.switches));
-                b.counter(Counter.CPU_UTILISATION, Counter.percent(r.sysNs, r.wallNs * CPUS));
+                b.counter(Counter.CPU_UTILISATION, Counter.percent(r.sysNs, r.wallNs * cpus));
             }
             results.add(b.build());
         }

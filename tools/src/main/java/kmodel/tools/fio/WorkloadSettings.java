@@ -19,6 +19,7 @@ public final class WorkloadSettings {
     private final Kconfig config;
     private final List<String> assignments;
     private final long scaleDivisor;
+    private final Machine machine;
 
     /**
      * @param config the configuration the model runs on
@@ -26,12 +27,23 @@ public final class WorkloadSettings {
      * @param scaleDivisor {@link #SCALE_AUTO}, 1 (full size) or N (run 1/N of the workload)
      */
     public WorkloadSettings(Kconfig config, List<String> assignments, long scaleDivisor) {
+        this(config, assignments, scaleDivisor, Machine.defaults());
+    }
+
+    /** The same on the simulated {@code machine}. */
+    public WorkloadSettings(Kconfig config, List<String> assignments, long scaleDivisor, Machine machine) {
         if (scaleDivisor < 0) {
             throw new IllegalArgumentException("scale divisor " + scaleDivisor);
         }
         this.config = Objects.requireNonNull(config);
         this.assignments = Collections.unmodifiableList(new ArrayList<>(assignments));
         this.scaleDivisor = scaleDivisor;
+        this.machine = Objects.requireNonNull(machine);
+    }
+
+    /** The simulated machine ({@code --device}, {@code --cpus}, {@code --btrfs-profile}). */
+    public Machine machine() {
+        return machine;
     }
 
     /** Default configuration, no assignments, {@code --scale auto}. */

@@ -117,6 +117,11 @@ public final class SimPrograms {
      * ({@code invalidate=1}).
      */
     public static Run btrfsSequentialReads(int nJobs, long fileBytes, int bs, int raPages) {
+        return btrfsSequentialReads(nJobs, fileBytes, bs, raPages, BtrfsVolume.Profile.SINGLE);
+    }
+
+    /** {@link #btrfsSequentialReads(int, long, int, int)} on a volume of data profile {@code profile}. */
+    public static Run btrfsSequentialReads(int nJobs, long fileBytes, int bs, int raPages, BtrfsVolume.Profile profile) {
         return new Run() {
             BtrfsVolume vol;
             BtrfsInode inode;
@@ -127,7 +132,7 @@ public final class SimPrograms {
                 return new Program() {
                     @Override
                     public void boot(Runtime rt) {
-                        vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+                        vol = BtrfsVolume.mkfs(profile, false);
                         BtrfsVolume.FileBuilder b = vol.file("foobar");
                         b.regular(0, fileBytes);
                         inode = b.create();
@@ -157,6 +162,9 @@ public final class SimPrograms {
                     public String finish() {
                         vol.checkAtEnd();
                         addDiskStats(vol.disk(1).stats());
+                        if (profile != BtrfsVolume.Profile.SINGLE) {
+                            addDiskStats(vol.disk(2).stats());
+                        }
                         addBtrfsStats(vol.fsInfo.stats);
                         return "read " + nJobs + " x " + fileBytes;
                     }
@@ -171,6 +179,11 @@ public final class SimPrograms {
      * stripes), as the seed's preallocated {@code nodatasum} file (no checksums either way).
      */
     public static Run btrfsDirectWrites(long fileBytes, int bs) {
+        return btrfsDirectWrites(fileBytes, bs, BtrfsVolume.Profile.RAID0);
+    }
+
+    /** {@link #btrfsDirectWrites(long, int)} on a volume of data profile {@code profile}. */
+    public static Run btrfsDirectWrites(long fileBytes, int bs, BtrfsVolume.Profile profile) {
         return new Run() {
             BtrfsDioScenarios.World w;
 
@@ -179,7 +192,7 @@ public final class SimPrograms {
                 return new Program() {
                     @Override
                     public void boot(Runtime rt) {
-                        w = new BtrfsDioScenarios.World(BtrfsVolume.Profile.RAID0, (int) (fileBytes / PAGE), true);
+                        w = new BtrfsDioScenarios.World(profile, (int) (fileBytes / PAGE), true);
                         Job job = job("pwrite");
                         rt.spawn("t1", "t1", false, false, () -> timed(job, () -> {
                             for (long pos = 0; pos < fileBytes; pos += bs) {
@@ -201,7 +214,9 @@ public final class SimPrograms {
                         w.vol.expectDisksMatchFile(w.inode);
                         w.vol.checkAtEnd();
                         addDiskStats(w.vol.disk(1).stats());
-                        addDiskStats(w.vol.disk(2).stats());
+                        if (profile != BtrfsVolume.Profile.SINGLE) {
+                            addDiskStats(w.vol.disk(2).stats());
+                        }
                         addBtrfsStats(w.vol.fsInfo.stats);
                         return "pwrite " + fileBytes;
                     }

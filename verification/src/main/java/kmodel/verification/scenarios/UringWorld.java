@@ -297,25 +297,7 @@ final class UringWorld {
     }
 
     String counters() {
-        int punts = 0;
-        int workers = 0;
-        int armed = 0;
-        int retries = 0;
-        long switches = 0;
-        for (kmodel.kernel.sched.Task t : readers) {
-            switches += t.nvcsw();
-        }
-        for (Liburing ring : rings.values()) {
-            IoRingCtx ctx = ring.ctx;
-            punts += ctx.nrPunts;
-            armed += ctx.nrEiocbqueued;
-            retries += ctx.nrTaskWorkRetries;
-            workers += ctx.ioWq().workersCreated;
-            for (kmodel.kernel.sched.Task t : ctx.ioWq().tasks) {
-                switches += t.nvcsw();
-            }
-        }
-        return "punts=" + punts + " workers=" + workers + " armed=" + armed + " retries=" + retries
-                + " switches=" + switches;
+        long[] c = counterValues();
+        return "punts=" + c[0] + " workers=" + c[1] + " armed=" + c[2] + " retries=" + c[3] + " switches=" + c[4];
     }
 }

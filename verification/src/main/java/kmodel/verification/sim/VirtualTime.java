@@ -145,42 +145,18 @@ final class VirtualTime implements Strategy, Timing {
         }
         int k = cpuFor(id, now);
         long start = Math.max(now, cpuFree[k]);
-        long end = Math.max(start, until);
-        long run = end - start;
-        if (cpuLast[k] != id) {
-            run += (long) switchNs;
-            end += (long) switchNs;
-            switches++;
-        }
-        cpuFree[k] = end;
-        cpuLast[k] = id;
-        lastCpu[id] = k;
-        clock[id] = end;
-        cpuNs[id] += run;
-        busyNs += run;
-        if (t.inInterrupt()) {
-            irqNs += run;
-        }
-        spinNs += end - start;
-        if (end > maxClock) {
-            maxClock = end;
-        }
+        long spin = Math.max(start, until) - start;
+        spinNs += spin;
+        occupy(t, k, start, spin);
     }
 
-    /** Runs {@code ns} of CPU work of task {@code t} from its clock on. */
-    private void charge(Task t, double ns) {
+    /**
+     * Task {@code t} runs on CPU {@code k} from {@code start} for {@code ns}, plus a context switch
+     * when the CPU last ran another task: the CPU, the task's clock and the counters move on.
+     */
+    private void occupy(Task t, int k, long start, long ns) {
         int id = t.id();
-        ensure(id);
-        double exact = ns + carry[id];
-        long whole = (long) exact;
-        carry[id] = exact - whole;
-        if (whole <= 0) {
-            return;
-        }
-        long now = clock[id];
-        int k = cpuFor(id, now);
-        long start = Math.max(now, cpuFree[k]);
-        long run = whole;
+        long run = ns;
         if (cpuLast[k] != id) {
             run += (long) switchNs;
             switches++;
@@ -198,6 +174,21 @@ final class VirtualTime implements Strategy, Timing {
         if (end > maxClock) {
             maxClock = end;
         }
+    }
+
+    /** Runs {@code ns} of CPU work of task {@code t} from its clock on. */
+    private void charge(Task t, double ns) {
+        int id = t.id();
+        ensure(id);
+        double exact = ns + carry[id];
+        long whole = (long) exact;
+        carry[id] = exact - whole;
+        if (whole <= 0) {
+            return;
+        }
+        long now = clock[id];
+        int k = cpuFor(id, now);
+        occupy(t, k, Math.max(now, cpuFree[k]), whole);
     }
 
     // ------------------------------------------------------------------ Timing

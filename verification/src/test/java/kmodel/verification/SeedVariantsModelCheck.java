@@ -41,10 +41,14 @@ class SeedVariantsModelCheck {
         assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
     }
 
+    /**
+     * {@code page-lock-killable} with {@code PAGE_WAIT_V57=y} is not repeated here: it is the
+     * setting {@code exclusive-wait-signal-first} implies, and BugCatalogModelCheck passes that
+     * scenario on it at the same bound (the same search).
+     */
     @Test
     void theV57PageWaitProtocolPassesThePageLockScenarios() {
-        for (String s : List.of("page-lock-killable", "page-wait-collisions", "writeback-free-reuse", "async-page-lock",
-                "read-same-page")) {
+        for (String s : List.of("page-wait-collisions", "writeback-free-reuse", "async-page-lock", "read-same-page")) {
             CheckResult r = check(s, "PAGE_WAIT_V57=y");
             assertTrue(r.passed(), "clean and complete: " + r.summaryLine() + "\n" + r.diagram());
         }

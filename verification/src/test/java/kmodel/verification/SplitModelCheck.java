@@ -91,9 +91,20 @@ class SplitModelCheck {
         assertEquals(printed(plain), printed(merged));
     }
 
+    /** {@code -Dkmodel.long=true}: also the catalog bugs left out of the default build ({@link #LONG_ONLY}). */
+    private static final boolean LONG = Boolean.getBoolean("kmodel.long");
+    /**
+     * Left out of the default build: {@code uring-no-ctx-ref} needs preemption bound 2 in an
+     * io_uring world, and its three searches here took 44 s of the build's 86 s (load average 4
+     * to 10); BugCatalogModelCheck still finds it, and the other catalog bugs show the split search's
+     * counterexample is the unsplit one.
+     */
+    static final List<String> LONG_ONLY = List.of(kmodel.iouring.IoUringBugs.URING_NO_CTX_REF);
+
     @TestFactory
     Stream<DynamicTest> everyCatalogBugGivesTheSameCounterexampleOnOneOrThreeJobs() {
-        return BugCatalog.all().stream().map(b -> DynamicTest.dynamicTest(b.id(), () -> {
+        return BugCatalog.all().stream().filter(b -> LONG || !LONG_ONLY.contains(b.id()))
+                .map(b -> DynamicTest.dynamicTest(b.id(), () -> {
             CheckResult plain = ModelCheck.exhaustive(scenario(b.scenario())).config(bug(b.id())).run();
             CheckResult one = ModelCheck.exhaustive(scenario(b.scenario())).config(bug(b.id())).jobs(1).run();
             CheckResult three = ModelCheck.exhaustive(scenario(b.scenario())).config(bug(b.id())).jobs(3).run();

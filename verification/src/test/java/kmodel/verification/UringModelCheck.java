@@ -14,11 +14,15 @@ import org.junit.jupiter.api.Test;
  * The io_uring scenarios of the default run ({@code uring-exit-armed}, {@code uring-close-taskwork},
  * {@code uring-random-reads}; {@code ./kmodel check} runs them at their own bound, 2, 2 and 1) in
  * each reading mode and read-path form where they apply, complete at preemption bound 1 (every
- * execution with at most one preemption, reduced by DPOR): io_uring with the series (the
- * default), io_uring without it ({@code ASYNC_BUFFERED_READS=n}, {@code READAHEAD_NOWAIT=n}: the
- * reads are punted to io-wq), the v5.9 read path ({@code READ_PATH_V59=y}), and for the workload
- * scenario {@code preadv(2)} ({@code URING_READS=n}). One exception: {@code uring-random-reads}
- * without the series is checked at bound 0 only, because at bound 1 (559,422 executions) the
+ * execution with at most one preemption, reduced by DPOR): io_uring without the series
+ * ({@code ASYNC_BUFFERED_READS=n}, {@code READAHEAD_NOWAIT=n}: the reads are punted to io-wq), the
+ * v5.9 read path ({@code READ_PATH_V59=y}), and for the workload scenario {@code preadv(2)}
+ * ({@code URING_READS=n}). With the series (the default configuration) BugCatalogModelCheck checks
+ * them at their own bound, in the default build too. One exception: {@code uring-random-reads}
+ * without the series is checked at bound 0 only, and in the default build only its first
+ * {@link #NO_SERIES_SHORT} executions (none may fail; the search is then not complete): the whole
+ * bound-0 search (458,356 executions, 171 s of the build at load average 4 to 10) runs with
+ * {@code -Dkmodel.long=true}. Not at bound 1, because there (559,422 executions) the
  * model reports a {@code double-release} of {@code io_wq->refs} that is not settled yet: v5.10's
  * {@code io_wq_destroy()} can find {@code wq->done} already completed by the last old worker
  * while the manager, stopped in the middle of {@code create_io_worker()}, still adds a worker,
@@ -31,6 +35,10 @@ import org.junit.jupiter.api.Test;
 @Tag("modelcheck")
 class UringModelCheck {
     private static final String[] SCENARIOS = {"uring-exit-armed", "uring-close-taskwork", "uring-random-reads"};
+    /** {@code -Dkmodel.long=true}: the whole bound-0 search of uring-random-reads without the series. */
+    private static final boolean LONG = Boolean.getBoolean("kmodel.long");
+    /** Executions of uring-random-reads without the series in the default build (its bound-0 search has 458,356). */
+    static final long NO_SERIES_SHORT = 20_000;
 
     private static CheckResult bound1(String name, Kconfig config) {
         return ModelCheck.exhaustive(ScenarioRegistry.everything().get(name)).config(config).preemptions(1).run();
@@ -38,14 +46,22 @@ class UringModelCheck {
 
     @Test
     void theDefaultRunsIoUringScenariosPassInEveryReadingModeAndForm() {
+        Kconfig noSeries = Kconfig.defaults().with(MmOptions.ASYNC_BUFFERED_READS, 0).with(MmOptions.READAHEAD_NOWAIT, 0);
         Kconfig[] modes = {
-            Kconfig.defaults(),
-            Kconfig.defaults().with(MmOptions.ASYNC_BUFFERED_READS, 0).with(MmOptions.READAHEAD_NOWAIT, 0),
+            noSeries,
             Kconfig.defaults().with(MmOptions.READ_PATH_V59, 1),
         };
         for (String name : SCENARIOS) {
             for (Kconfig mode : modes) {
-                boolean open = name.equals("uring-random-reads") && mode == modes[1];
+                boolean open = name.equals("uring-random-reads") && mode == noSeries;
+                if (open && !LONG) {
+                    CheckResult r = ModelCheck.exhaustive(ScenarioRegistry.everything().get(name)).config(mode).preemptions(0)
+                            .executions(NO_SERIES_SHORT).run();
+                    System.out.println(r.summaryLine());
+                    assertTrue(r.clean(), r::summaryLine);
+                    assertEquals(NO_SERIES_SHORT, r.executions(), r::summaryLine);
+                    continue;
+                }
                 CheckResult r = open
                         ? ModelCheck.exhaustive(ScenarioRegistry.everything().get(name)).config(mode).preemptions(0).run()
                         : bound1(name, mode);

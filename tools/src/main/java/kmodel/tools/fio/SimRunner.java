@@ -34,17 +34,27 @@ import kmodel.verification.sim.Simulator;
  * the workload's own (seed 002's io_uring sees the CPUs and no {@code RLIMIT_NPROC} limit).
  *
  * <p>Scale: a btrfs data chunk is 16 MiB per device, and a simulation of a million operations
- * would take hours, so a job bigger than the model's size for its kind (8 MiB, or 2048 random
- * reads) runs scaled: with {@code --scale auto} (the default) its size is divided by the smallest
- * power of two that fits, with {@code --scale 1/N} by N; {@code --scale full} refuses a job that
- * does not fit. Each result says how it was scaled; ratios between configurations hold across
- * scales (see {@code ./kmodel reproduce --report}), absolute times do not.
+ * would take hours, so jobs run scaled: with {@code --scale auto} (the default) the size is
+ * divided by the smallest power of two that brings it to 8 MiB (2,048 random reads) or less, a
+ * run of seconds; with {@code --scale 1/N} by N, and with {@code --scale full} not at all, up to
+ * the model's limit of 16 MiB (8,192 random reads), beyond which the job is refused. Each result
+ * says how it was scaled. Ratios between configurations are what carries over, and only where
+ * they do not depend on the scale (see {@code ./kmodel reproduce --report}: seed 002's real-time
+ * ratio does).
  */
 public final class SimRunner implements WorkloadRunner {
-    /** The largest size each kind of job runs at. */
+    /** The size {@code --scale auto} scales each kind of job down to (a run of seconds). */
     static final long MAX_SEQ_READ = 8L << 20;
     static final long MAX_DIO_WRITE = 8L << 20;
     static final long MAX_RANDOM_READ = 2048L * 4096;
+    /**
+     * The largest size each kind of job runs at with {@code --scale full} or {@code 1/N}: a btrfs
+     * data chunk (16 MiB per device), and 8,192 random reads (the page cache of the run is in the
+     * host's memory).
+     */
+    static final long LIMIT_SEQ_READ = 16L << 20;
+    static final long LIMIT_DIO_WRITE = 16L << 20;
+    static final long LIMIT_RANDOM_READ = 8192L * 4096;
 
     private static DeviceProfile device(Machine m, DeviceProfile own) {
         if (m.device() == null) {
@@ -80,6 +90,7 @@ public final class SimRunner implements WorkloadRunner {
             throw JobFileException.notModelled(job, "rw=randwrite");
         }
         long max;
+        long limit;
         String kind;
         if (job.rw() == FioJob.Rw.READ) {
             if (job.direct()) {
@@ -93,6 +104,7 @@ public final class SimRunner implements WorkloadRunner {
                         "clones of a job without filename= (each would read a file of its own; the model's readers share one)");
             }
             max = MAX_SEQ_READ;
+            limit = LIMIT_SEQ_READ;
             kind = "seq-read";
         } else if (job.rw() == FioJob.Rw.RANDREAD) {
             if (job.direct()) {
@@ -105,6 +117,7 @@ public final class SimRunner implements WorkloadRunner {
                 throw JobFileException.notModelled(job, "rw=randread with numjobs other than 1");
             }
             max = MAX_RANDOM_READ;
+            limit = LIMIT_RANDOM_READ;
             kind = "rand-read";
         } else {
             if (!job.direct()) {
@@ -117,6 +130,7 @@ public final class SimRunner implements WorkloadRunner {
                 throw JobFileException.notModelled(job, "direct writes from an offset other than 0");
             }
             max = MAX_DIO_WRITE;
+            limit = LIMIT_DIO_WRITE;
             kind = "dio-write";
         }
         long size = job.size();
@@ -128,10 +142,10 @@ public final class SimRunner implements WorkloadRunner {
             }
         }
         long scaled = size / divisor;
-        if (scaled > max) {
+        if (scaled > limit) {
             throw JobFileException.notModelled(job, String.format(Locale.ROOT,
                     "size %d bytes at scale 1/%d (the model runs at most %d bytes of this kind: use --scale auto or 1/N)",
-                    size, divisor, max));
+                    size, divisor, limit));
         }
         scaled -= scaled % job.bs();
         if (scaled < job.bs()) {

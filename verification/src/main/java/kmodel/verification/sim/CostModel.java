@@ -75,6 +75,14 @@ import kmodel.kernel.sched.Work;
  *       1,400 ns for btrfs' per-page lookup of the expected sum</td></tr>
  * </table>
  *
+ * <p>Scheduling points by kind: every point is one atomic primitive (a bit operation, an atomic or
+ * refcount operation, a spin_lock or spin_unlock, a wait-queue list update), and all of them cost
+ * {@code point}; the kinds that do more carry their extra cost separately: {@code try_to_wake_up()}
+ * adds {@code wakeUp} (and {@code wakeLatency} to the woken task), {@code schedule()} away from a
+ * task costs the next task's CPU a {@code contextSwitch}, a contended spinlock costs the spin, and
+ * {@code task_work_run()} adds {@code TASK_WORK} per callback. A finer split (a spin_unlock cheaper
+ * than a cmpxchg) is below what the sources resolve.
+ *
  * <p>Immutable; {@link #scaled} makes the sensitivity table's variants.
  */
 public final class CostModel {

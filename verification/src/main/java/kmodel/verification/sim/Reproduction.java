@@ -230,15 +230,11 @@ public final class Reproduction {
         SimResult p0 = runs.get("000/patched");
         rows.add(new Row("000", "READ bw (4 jobs)", "MB/s", 745, 934, v0.bandwidth() / 1e6, p0.bandwidth() / 1e6,
                 String.format(java.util.Locale.ROOT, "the model has the mechanism: vanilla's racing readers build "
-                        + "one-page bios (%d of its %d bios here), the page pool none (%d bios); but with the standard "
-                        + "costs a bio less saves one 10 us command overhead on a device busy transferring, beside "
-                        + "485 us for a 32-page window. How the throughput moves depends on timing, not only "
-                        + "through the bio count: in the cost variants where the readers race all along (at the standard "
-                        + "scale, point x2: 371 one-page bios of 451) the page pool gains +17.5%%, the seed's size; with "
-                        + "two readers (standard scale) vanilla submits 422 bios against 65 and is still faster; in some "
-                        + "cost variants the pool "
-                        + "loses up to 27%% (see --sensitivity). Fewer, larger bios always follow from the patch in the "
-                        + "model, a higher throughput does not",
+                        + "one-page bios (%d of its %d bios here), the page pool none (%d bios); but the throughput "
+                        + "does not follow the bio count: it depends on how the readers' reads and the device's "
+                        + "transfers interleave, and its sign changes with the number of readers and with the cost "
+                        + "constants (the report's job sweep, --sensitivity). In the model fewer, larger bios always "
+                        + "follow from the patch, a higher throughput does not",
                         v0.pagesPerBio.getOrDefault(1, 0L), v0.counters.get("bios"), p0.counters.get("bios"))));
         SimResult v1 = runs.get("001/vanilla");
         SimResult p1 = runs.get("001/patched");

@@ -16,8 +16,10 @@ import kmodel.kernel.sched.Work;
  * model's steps happen in the order of their virtual start times. Each step charges the
  * {@link CostModel}'s cost of the primitive it is about to do, plus the {@link Work} the model
  * reported, on one of {@code nrCpus} CPUs: the task keeps its last CPU when that CPU is free at
- * its clock, else takes the CPU that frees first and waits for it; a CPU that starts running a
- * different task than the last one it ran pays a context switch. A wake-up costs the waker CPU
+ * its clock, else takes the CPU that frees first and waits for it; a task pays a context switch
+ * when it runs on a CPU that last ran another task, or after it slept (it is switched in again,
+ * from another task or the idle task); an interrupt task pays none and leaves the CPU's task as it
+ * was (an interrupt returns to what it interrupted). A wake-up costs the waker CPU
  * and moves the woken task's clock to the waker's plus the wake-up latency; a new task starts at
  * its creator's clock (a kernel thread costs its creator {@code threadCreate}); a device request
  * completes after the device's {@link DeviceProfile} service time, and its interrupt task runs no
@@ -55,6 +57,8 @@ final class VirtualTime implements Strategy, Timing {
     private int[] lastCpu = new int[64];
     /** Fractions of a nanosecond of each task not yet charged (per-byte costs). */
     private double[] carry = new double[64];
+    /** Whether the task slept since it last ran: it is switched in again wherever it runs next. */
+    private boolean[] sleptSinceRun = new boolean[64];
     private final long[] cpuFree;
     private final int[] cpuLast;
     private final Map<Object, Device> devices = new IdentityHashMap<>();
@@ -112,6 +116,7 @@ final class VirtualTime implements Strategy, Timing {
             clock = Arrays.copyOf(clock, n);
             cpuNs = Arrays.copyOf(cpuNs, n);
             carry = Arrays.copyOf(carry, n);
+            sleptSinceRun = Arrays.copyOf(sleptSinceRun, n);
             int old = lastCpu.length;
             lastCpu = Arrays.copyOf(lastCpu, n);
             Arrays.fill(lastCpu, old, n, -1);
@@ -157,18 +162,22 @@ final class VirtualTime implements Strategy, Timing {
     private void occupy(Task t, int k, long start, long ns) {
         int id = t.id();
         long run = ns;
-        if (cpuLast[k] != id) {
+        boolean irq = t.inInterrupt();
+        if (!irq && (cpuLast[k] != id || sleptSinceRun[id])) {
             run += (long) switchNs;
             switches++;
+            sleptSinceRun[id] = false;
         }
         long end = start + run;
         cpuFree[k] = end;
-        cpuLast[k] = id;
+        if (!irq) {
+            cpuLast[k] = id;
+        }
         lastCpu[id] = k;
         clock[id] = end;
         cpuNs[id] += run;
         busyNs += run;
-        if (t.inInterrupt()) {
+        if (irq) {
             irqNs += run;
         }
         if (end > maxClock) {
@@ -199,6 +208,7 @@ final class VirtualTime implements Strategy, Timing {
         Arrays.fill(clock, 0);
         Arrays.fill(cpuNs, 0);
         Arrays.fill(carry, 0);
+        Arrays.fill(sleptSinceRun, false);
         Arrays.fill(lastCpu, -1);
         Arrays.fill(cpuFree, 0);
         Arrays.fill(cpuLast, -1);
@@ -225,7 +235,9 @@ final class VirtualTime implements Strategy, Timing {
 
     @Override
     public void blocked(Task t) {
-        // The switch itself is charged when the CPU next runs another task (charge()).
+        // The switch is charged when the task runs again (occupy()): from the idle task or another.
+        ensure(t.id());
+        sleptSinceRun[t.id()] = true;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package kmodel.tools;
 
+import static kmodel.tools.report.ReproduceReport.pct;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -92,11 +94,10 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean tty = System.console() != null;
+        ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(err) : null;
         java.util.function.Consumer<String> progress = name -> {
-            if (tty) {
-                err.print("\r\u001b[Ksimulating " + name);
-                err.flush();
+            if (line != null) {
+                line.show("simulating " + name);
             }
         };
         Reproduction r;
@@ -112,16 +113,15 @@ final class ReproduceCommand implements Callable<Integer> {
                 sens = Sensitivity.run(s, cpus, progress);
             }
         } catch (Simulator.SimulationException e) {
-            if (tty) {
-                err.print("\r\u001b[K");
+            if (line != null) {
+                line.clear();
             }
             err.println("kmodel: " + e.getMessage());
             err.flush();
             return Kmodel.EXIT_INTERNAL;
         }
-        if (tty) {
-            err.print("\r\u001b[K");
-            err.flush();
+        if (line != null) {
+            line.clear();
         }
         print(out, r, sens);
         if (dir != null) {
@@ -193,9 +193,5 @@ final class ReproduceCommand implements Callable<Integer> {
             return String.format(Locale.ROOT, "%.0f%%", v);
         }
         return String.format(Locale.ROOT, "%.0f %s", v, unit);
-    }
-
-    private static String pct(double change) {
-        return String.format(Locale.ROOT, "%+.1f%%", change * 100);
     }
 }

@@ -1,6 +1,7 @@
 package kmodel.tools.fio;
 
 import java.util.Locale;
+import kmodel.verification.sim.DeviceProfile;
 
 /**
  * The simulated machine of {@code kmodel fio} and {@code kmodel xfs_io}: the device every disk
@@ -9,8 +10,6 @@ import java.util.Locale;
  * single SATA SSD; seed 001: RAID0 over two pmem devices; seed 002: an NVMe SSD). Immutable.
  */
 public final class Machine {
-    /** The devices {@code --device} accepts (kmodel.verification.sim.DeviceProfile). */
-    public static final String[] DEVICES = {"sata-ssd", "nvme-ssd", "pmem"};
     /** The btrfs data profiles {@code --btrfs-profile} accepts. */
     public static final String[] PROFILES = {"single", "raid0", "raid1"};
     /** CPUs at most. */
@@ -24,8 +23,9 @@ public final class Machine {
      * @throws IllegalArgumentException naming the bad value
      */
     public Machine(String device, int cpus, String profile) {
-        if (device != null && !oneOf(device, DEVICES)) {
-            throw new IllegalArgumentException("--device must be one of " + String.join(", ", DEVICES) + ", not '" + device + "'");
+        if (device != null && DeviceProfile.byName(device) == null) {
+            throw new IllegalArgumentException("--device must be one of " + String.join(", ", DeviceProfile.NAMES)
+                    + ", not '" + device + "'");
         }
         if (cpus < 1 || cpus > MAX_CPUS) {
             throw new IllegalArgumentException("--cpus must be 1 to " + MAX_CPUS + ", not " + cpus);

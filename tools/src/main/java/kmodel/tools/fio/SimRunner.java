@@ -43,35 +43,37 @@ import kmodel.verification.sim.Simulator;
  * ratio does).
  */
 public final class SimRunner implements WorkloadRunner {
-    /** The size {@code --scale auto} scales each kind of job down to (a run of seconds). */
-    static final long MAX_SEQ_READ = 8L << 20;
-    static final long MAX_DIO_WRITE = 8L << 20;
-    static final long MAX_RANDOM_READ = 2048L * 4096;
-    /**
-     * The largest size each kind of job runs at with {@code --scale full} or {@code 1/N}: a btrfs
-     * data chunk (16 MiB per device), and 8,192 random reads (the page cache of the run is in the
-     * host's memory).
-     */
-    static final long LIMIT_SEQ_READ = 16L << 20;
-    static final long LIMIT_DIO_WRITE = 16L << 20;
-    static final long LIMIT_RANDOM_READ = 8192L * 4096;
+    /** The workloads the model has. */
+    private enum Kind {
+        /** Seed 000: buffered readers of one btrfs file. */
+        SEQ_READ(8L << 20, 16L << 20, "single"),
+        /** Seed 002: random 4 KiB reads of a block-device file (no btrfs). */
+        RAND_READ(2048L * 4096, 8192L * 4096, null),
+        /** Seed 001: direct writes to a btrfs file. */
+        DIO_WRITE(8L << 20, 16L << 20, "raid0");
 
-    private static DeviceProfile device(Machine m, DeviceProfile own) {
-        if (m.device() == null) {
-            return own;
-        }
-        switch (m.device()) {
-            case "sata-ssd":
-                return DeviceProfile.sataSsd();
-            case "nvme-ssd":
-                return DeviceProfile.nvmeSsd();
-            default:
-                return DeviceProfile.pmem();
+        /** The size {@code --scale auto} scales a job down to (a run of seconds). */
+        final long max;
+        /**
+         * The largest size a job runs at with {@code --scale full} or {@code 1/N}: a btrfs data chunk
+         * (16 MiB per device), or 8,192 random reads (the run's page cache is in the host's memory).
+         */
+        final long limit;
+        /** The btrfs data profile unless {@code --btrfs-profile} says otherwise; null: no btrfs. */
+        final String profile;
+
+        Kind(long max, long limit, String profile) {
+            this.max = max;
+            this.limit = limit;
+            this.profile = profile;
         }
     }
 
-    private static BtrfsVolume.Profile profile(Machine m, String own) {
-        String p = m.profile() != null ? m.profile() : own;
+    private static DeviceProfile device(Machine m, DeviceProfile own) {
+        return m.device() == null ? own : DeviceProfile.byName(m.device());
+    }
+
+    private static BtrfsVolume.Profile profile(String p) {
         return p.equals("single") ? BtrfsVolume.Profile.SINGLE : p.equals("raid0") ? BtrfsVolume.Profile.RAID0
                 : BtrfsVolume.Profile.RAID1;
     }
@@ -89,9 +91,7 @@ public final class SimRunner implements WorkloadRunner {
         if (job.rw() == FioJob.Rw.RANDWRITE) {
             throw JobFileException.notModelled(job, "rw=randwrite");
         }
-        long max;
-        long limit;
-        String kind;
+        Kind kind;
         if (job.rw() == FioJob.Rw.READ) {
             if (job.direct()) {
                 throw JobFileException.notModelled(job, "direct=1 with rw=read");
@@ -103,9 +103,7 @@ public final class SimRunner implements WorkloadRunner {
                 throw JobFileException.notModelled(job,
                         "clones of a job without filename= (each would read a file of its own; the model's readers share one)");
             }
-            max = MAX_SEQ_READ;
-            limit = LIMIT_SEQ_READ;
-            kind = "seq-read";
+            kind = Kind.SEQ_READ;
         } else if (job.rw() == FioJob.Rw.RANDREAD) {
             if (job.direct()) {
                 throw JobFileException.notModelled(job, "direct=1 with rw=randread");
@@ -116,9 +114,7 @@ public final class SimRunner implements WorkloadRunner {
             if (job.numjobs() != 1) {
                 throw JobFileException.notModelled(job, "rw=randread with numjobs other than 1");
             }
-            max = MAX_RANDOM_READ;
-            limit = LIMIT_RANDOM_READ;
-            kind = "rand-read";
+            kind = Kind.RAND_READ;
         } else {
             if (!job.direct()) {
                 throw JobFileException.notModelled(job, "buffered writes (direct=0)");
@@ -129,23 +125,21 @@ public final class SimRunner implements WorkloadRunner {
             if (job.offset() != 0) {
                 throw JobFileException.notModelled(job, "direct writes from an offset other than 0");
             }
-            max = MAX_DIO_WRITE;
-            limit = LIMIT_DIO_WRITE;
-            kind = "dio-write";
+            kind = Kind.DIO_WRITE;
         }
         long size = job.size();
         long divisor = settings.scaleDivisor();
         if (divisor == WorkloadSettings.SCALE_AUTO) {
             divisor = 1;
-            while (size / divisor > max) {
+            while (size / divisor > kind.max) {
                 divisor *= 2;
             }
         }
         long scaled = size / divisor;
-        if (scaled > limit) {
+        if (scaled > kind.limit) {
             throw JobFileException.notModelled(job, String.format(Locale.ROOT,
                     "size %d bytes at scale 1/%d (the model runs at most %d bytes of this kind: use --scale auto or 1/N)",
-                    size, divisor, limit));
+                    size, divisor, kind.limit));
         }
         scaled -= scaled % job.bs();
         if (scaled < job.bs()) {
@@ -160,13 +154,14 @@ public final class SimRunner implements WorkloadRunner {
         SimPrograms.Run run;
         Kconfig config;
         DeviceProfile device;
+        String profile = m.profile() != null ? m.profile() : kind.profile;
         switch (kind) {
-            case "seq-read":
-                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), 32, profile(m, "single"));
+            case SEQ_READ:
+                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), 32, profile(profile));
                 config = settings.config();
                 device = device(m, DeviceProfile.sataSsd());
                 break;
-            case "rand-read":
+            case RAND_READ:
                 if (m.profile() != null) {
                     throw JobFileException.notModelled(job, "--btrfs-profile with rw=randread (the model reads a block device file)");
                 }
@@ -176,14 +171,13 @@ public final class SimRunner implements WorkloadRunner {
                 device = device(m, DeviceProfile.nvmeSsd());
                 break;
             default:
-                run = SimPrograms.btrfsDirectWrites(scaled, (int) job.bs(), profile(m, "raid0"));
+                run = SimPrograms.btrfsDirectWrites(scaled, (int) job.bs(), profile(profile));
                 config = settings.config();
                 device = device(m, DeviceProfile.pmem());
                 break;
         }
-        note += "; " + cpus + " CPUs, " + device.name
-                + (kind.equals("rand-read") ? "" : ", btrfs " + (m.profile() != null ? m.profile() : kind.equals("seq-read") ? "single" : "raid0"));
-        final long total = kind.equals("seq-read") ? scaled * job.numjobs() : scaled;
+        note += "; " + cpus + " CPUs, " + device.name + (profile == null ? "" : ", btrfs " + profile);
+        final long total = kind == Kind.SEQ_READ ? scaled * job.numjobs() : scaled;
         progress.update(0, total, 0);
         run.progress = done -> progress.update(done, total, 0);
         SimResult r;
@@ -203,12 +197,12 @@ public final class SimRunner implements WorkloadRunner {
                 long bios = r.counters.getOrDefault("bios", 0L);
                 b.counter(Counter.BIOS, Counter.count(bios));
                 b.counter(Counter.PAGES_PER_BIO, Counter.ratio(r.counters.getOrDefault("pages", 0L), bios));
-                if (kind.equals("dio-write")) {
+                if (kind == Kind.DIO_WRITE) {
                     b.counter(Counter.CLONES, Counter.count(r.counters.getOrDefault("fast clones", 0L)
                             + r.counters.getOrDefault("bioset clones", 0L)));
                     b.counter(Counter.BVEC_BYTES_COPIED, Counter.count(r.counters.getOrDefault("bvec bytes copied", 0L)));
                 }
-                if (kind.equals("rand-read")) {
+                if (kind == Kind.RAND_READ) {
                     b.counter(Counter.IO_WQ_PUNTS, Counter.count(r.counters.getOrDefault("io-wq punts", 0L)));
                     b.counter(Counter.WORKERS, Counter.count(r.counters.getOrDefault("io-wq workers", 0L)));
                 }

@@ -462,7 +462,7 @@ public final class ReproduceReport {
     }
 
     /** A change as a signed percentage with one decimal. */
-    static String pct(double change) {
+    public static String pct(double change) {
         if (Double.isNaN(change) || Double.isInfinite(change)) {
             return "n/a";
         }

@@ -38,6 +38,23 @@ public final class DeviceProfile {
         this.source = source;
     }
 
+    /** The names of the profiles below, for a command line: {@code sata-ssd}, {@code nvme-ssd}, {@code pmem}. */
+    public static final String[] NAMES = {"sata-ssd", "nvme-ssd", "pmem"};
+
+    /** The profile named {@code name} (one of {@link #NAMES}), or null. */
+    public static DeviceProfile byName(String name) {
+        switch (name) {
+            case "sata-ssd":
+                return sataSsd();
+            case "nvme-ssd":
+                return nvmeSsd();
+            case "pmem":
+                return pmem();
+            default:
+                return null;
+        }
+    }
+
     /**
      * A SATA SSD of seed 000's time (2012): Intel SSD 320 data sheet (2011): 270 MB/s sequential
      * read, 39,500 random 4 KiB read IOPS at queue depth 32 (25.3 us per command when the queue is

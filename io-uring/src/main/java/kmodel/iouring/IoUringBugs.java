@@ -1,9 +1,9 @@
 package kmodel.iouring;
 
 /**
- * Catalog bugs of io-uring: historical mistakes and mutations of fs/io_uring.c (v5.10), switched
- * back in with {@code Kconfig.withBug(id)} (CLI: {@code --bug ID}) and read by the model with
- * {@code Kernel.bug(id)}. Each one has a test that shows the checker finding it, with the
+ * Catalog bugs of io-uring: historical mistakes and mutations of fs/io_uring.c and fs/io-wq.c
+ * (v5.10), switched back in with {@code Kconfig.withBug(id)} (CLI: {@code --bug ID}) and read by
+ * the model with {@code Kernel.bug(id)}. Each one has a test that shows the checker finding it, with the
  * violation kind named below.
  */
 public final class IoUringBugs {
@@ -41,8 +41,19 @@ public final class IoUringBugs {
      */
     public static final String URING_CANCEL_LEAKS_CTX_REF = "uring-cancel-leaks-ctx-ref";
 
+    /**
+     * Undoes c4068bf898dd ("io-wq: fix use-after-free in io_wq_worker_running", v5.10-rc1, for
+     * v5.5+): fs/io-wq.c's {@code wq->refs} counts nodes with workers again, as in v5.9. The
+     * worker that leaves its node without workers drops the node's reference, even while the
+     * manager is still inside {@code create_io_worker()}; {@code io_wq_destroy()} then finds
+     * {@code wq->done} completed and frees the io_wq under the new worker, which drops
+     * {@code refs} once more when it exits (syzbot's use-after-free in
+     * {@code io_wq_worker_running()}). Manifests as {@code double-release} of {@code refs}.
+     */
+    public static final String IOWQ_REFS_PER_NODE = "iowq-refs-per-node";
+
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {URING_NO_REQ_REF, URING_NO_CTX_REF, URING_CANCEL_LEAKS_CTX_REF};
+        return new String[] {URING_NO_REQ_REF, URING_NO_CTX_REF, URING_CANCEL_LEAKS_CTX_REF, IOWQ_REFS_PER_NODE};
     }
 }

@@ -233,7 +233,12 @@ public final class IoWq {
     final Shared<Boolean> managerShouldStop;
     /** The manager's exit, which {@code kthread_stop()} waits for. */
     final Completion managerExited;
-    /** {@code refs}: one per node with workers; the last worker of the last node completes {@link #done}. */
+    /**
+     * {@code refs}: one for the manager while it lives and one per worker (c4068bf898dd, "io-wq:
+     * fix use-after-free in io_wq_worker_running", v5.10-rc1); whoever drops the last completes
+     * {@link #done}. Bug {@code iowq-refs-per-node} puts back v5.9's count: one per node, dropped
+     * by the worker that leaves its node with none.
+     */
     final RefcountT refs;
     /** {@code done} before {@code reinit_completion()}: the manager has created the fixed workers. */
     final Completion started;
@@ -328,7 +333,8 @@ public final class IoWq {
 
     /**
      * fs/io-wq.c: {@code io_worker_exit()}: wait for brief users of the worker, drop its running
-     * count, take it off the lists; the last worker completes {@code wq->done}.
+     * count, take it off the lists, drop its {@code wq->refs} (the last reference completes
+     * {@code wq->done}).
      */
     static void ioWorkerExit(IoWorker worker) {
         Wqe wqe = worker.wqe;
@@ -359,8 +365,15 @@ public final class IoWq {
         int nrWorkers = wqe.acct[IO_WQ_ACCT_BOUND].nrWorkers + wqe.acct[IO_WQ_ACCT_UNBOUND].nrWorkers;
         Spinlock.spinUnlockIrq(wqe.lock);
 
-        /* all workers gone, wq exit can proceed */
-        if (nrWorkers == 0 && wqe.wq.refs.decAndTest()) {
+        if (Kernel.bug(IoUringBugs.IOWQ_REFS_PER_NODE)) {
+            /* v5.9: all workers gone, wq exit can proceed */
+            if (nrWorkers == 0 && wqe.wq.refs.decAndTest()) {
+                Completion.complete(wqe.wq.done);
+            }
+            return;
+        }
+        /* kfree_rcu(worker, rcu) */
+        if (wqe.wq.refs.decAndTest()) {
             Completion.complete(wqe.wq.done);
         }
     }
@@ -610,7 +623,8 @@ public final class IoWq {
 
     /**
      * fs/io-wq.c: {@code create_io_worker()}: a new worker task of class {@code index}, put on the
-     * free list; the first bound worker is the fixed one. Allocation never fails in the model.
+     * free list, holding a {@code wq->refs} reference; the first bound worker is the fixed one.
+     * Allocation never fails in the model.
      */
     static boolean createIoWorker(IoWq wq, Wqe wqe, int index) {
         Acct acct = wqe.acct[index];
@@ -636,6 +650,9 @@ public final class IoWq {
 
         if (index == IO_WQ_ACCT_UNBOUND) {
             wq.processes.inc();
+        }
+        if (!Kernel.bug(IoUringBugs.IOWQ_REFS_PER_NODE)) {
+            wq.refs.inc();
         }
         Sched.wakeUpProcess(worker.task);
         return true;
@@ -680,9 +697,10 @@ public final class IoWq {
     }
 
     /**
-     * fs/io-wq.c: {@code io_wq_manager()}: create the fixed worker, then until stopped: run
-     * task_work sent to this task, create the workers that are needed, sleep. See the class
-     * comment for its {@code schedule_timeout(HZ)}.
+     * fs/io-wq.c: {@code io_wq_manager()}: take the manager's {@code wq->refs} reference, create
+     * the fixed worker, then until stopped: run task_work sent to this task, create the workers
+     * that are needed, sleep; at the end drop its reference. See the class comment for its
+     * {@code schedule_timeout(HZ)}.
      */
     static void ioWqManager(IoWq wq) {
         Wqe wqe = wq.wqe;
@@ -720,6 +738,10 @@ public final class IoWq {
         }
         if (Sched.taskWorkPending(me)) {
             Sched.taskWorkRun();
+        }
+        /* out: the manager's own reference (v5.10; v5.9's manager held none) */
+        if (!Kernel.bug(IoUringBugs.IOWQ_REFS_PER_NODE) && wq.refs.decAndTest()) {
+            Completion.complete(wq.done);
         }
         /* kthread exit: kthread_stop() returns */
         Completion.complete(wq.managerExited);

@@ -165,6 +165,10 @@ public final class BugCatalog {
                 "mutation of io_req_task_cancel() (fs/io_uring.c v5.10): the ctx reference is not dropped",
                 "uring-exit-armed", ViolationKind.MISSED_WAKEUP, "waiting on completion uring.ring.ref_comp",
                 "a request cancelled for an exiting task keeps a ctx reference: ref_comp never completes, the ring is never freed"));
+        b.add(bug(IoUringBugs.IOWQ_REFS_PER_NODE,
+                "undoes c4068bf898dd (\"io-wq: fix use-after-free in io_wq_worker_running\"), v5.10-rc1",
+                "uring-wq-exit", ViolationKind.DOUBLE_RELEASE, "refcount_t uring.ring-wq.refs: underflow",
+                "the last old worker completes wq->done while the manager still creates a worker; io_wq_destroy() frees the io_wq under it"));
         return b.build();
     }
 

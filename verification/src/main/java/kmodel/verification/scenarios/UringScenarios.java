@@ -1,5 +1,6 @@
 package kmodel.verification.scenarios;
 
+import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
@@ -31,12 +32,14 @@ public final class UringScenarios {
      * {@code uring-close-taskwork} are complete at preemption bound 2 (96,303 and 87,725
      * executions; UringModelCheck checks them there) and not within a minute at bound 3;
      * {@code uring-read-same-page} did not finish bound 3 in 150 s (1,240,148 executions, before
-     * io-wq was merged).
+     * io-wq was merged); {@code uring-wq-exit} is complete at bound 0 (106,104 executions) and
+     * not within the 4,000,000-execution budget at bound 1 (21 minutes).
      */
     public static void registerLarge(ScenarioRegistry r) {
         r.register(readSamePage("uring-read-same-page", 2));
         r.register(seedClaim());
         r.register(readInflight());
+        r.register(wqExit());
     }
 
     /**
@@ -224,6 +227,36 @@ public final class UringScenarios {
                     w.queueRead(1, 0, PAGE, 0);
                     w.submitAndWait(1);
                     w.reap(1);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code uring-wq-exit}: io_uring without the series ({@code ASYNC_BUFFERED_READS=n},
+     * {@code READAHEAD_NOWAIT=n}), so both reads of uncached pages 0 and 1 are punted to io-wq.
+     * When the fixed worker sleeps on page 0's lock, {@code io_wq_worker_sleeping()} has the
+     * manager create a second worker for the read still queued; the task reaps both CQEs, closes
+     * the ring and exits, so {@code io_wq_destroy()} can run while a worker leaves and the manager
+     * is still in {@code create_io_worker()}: the window of c4068bf898dd (catalog bug
+     * {@code iowq-refs-per-node}).
+     */
+    static Scenario<UringWorld> wqExit() {
+        return Scenario.<UringWorld>named("uring-wq-exit",
+                "without the series: 2 reads punted to io-wq, the ring closed and the task exited while the manager may be creating a worker")
+                .set(MmOptions.ASYNC_BUFFERED_READS, 0)
+                .set(MmOptions.READAHEAD_NOWAIT, 0)
+                .autoBound(1)
+                .setup(() -> new UringWorld(2, 2, 0))
+                .task("uring", w -> {
+                    w.setupRing(2);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.queueRead(2, PAGE, PAGE, 0);
+                    w.submitAndWait(2);
+                    w.reap(2);
                     w.close();
                     w.exit();
                 })

@@ -12,6 +12,7 @@ import kmodel.mm.File;
 import kmodel.mm.Page;
 import kmodel.mm.PageCache;
 import kmodel.mm.PageFlags;
+import kmodel.mm.Readahead;
 
 /**
  * A btrfs volume for scenarios and tests: {@code mkfs.btrfs} and {@code mount} in one, not kernel
@@ -73,6 +74,20 @@ public final class BtrfsVolume {
     public FileBuilder file(String name) {
         return new FileBuilder(name);
     }
+
+    /**
+     * fs/btrfs/disk-io.c: {@code open_ctree()}'s read-ahead size: {@code sb->s_bdi->ra_pages =
+     * VM_READAHEAD_PAGES * btrfs_super_num_devices()}, then at least {@code SZ_4M / PAGE_SIZE}
+     * (the same rule, written {@code 4 * 1024 * 1024 / PAGE_CACHE_SIZE}, in the v3.5 of seed 000):
+     * 4 MiB of read-ahead for one or two devices. The model-checking scenarios open their files
+     * with a few pages instead, to stay small; the simulation's workloads use this.
+     */
+    public int bdiRaPages() {
+        return Math.max(Readahead.VM_READAHEAD_PAGES * fsInfo.devices.length, SZ_4M / Page.PAGE_SIZE);
+    }
+
+    /** include/linux/sizes.h: {@code SZ_4M}. */
+    public static final int SZ_4M = 4 << 20;
 
     /** fs/btrfs/file.c: {@code btrfs_file_open()}: a file on {@code inode} reading ahead up to {@code raPages}. */
     public File open(BtrfsInode inode, String name, int raPages) {

@@ -157,7 +157,8 @@ public final class SimRunner implements WorkloadRunner {
         String profile = m.profile() != null ? m.profile() : kind.profile;
         switch (kind) {
             case SEQ_READ:
-                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), 32, profile(profile));
+                run = SimPrograms.btrfsSequentialReads(job.numjobs(), scaled, (int) job.bs(), SimPrograms.BTRFS_RA_PAGES,
+                        profile(profile));
                 config = settings.config();
                 device = device(m, DeviceProfile.sataSsd());
                 break;

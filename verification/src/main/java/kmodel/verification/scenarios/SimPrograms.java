@@ -110,10 +110,14 @@ public final class SimPrograms {
         job.endNs = Kernel.rt().now();
     }
 
+    /** {@link #btrfsSequentialReads}'s {@code raPages} for the read-ahead btrfs's mount sets ({@link BtrfsVolume#bdiRaPages()}). */
+    public static final int BTRFS_RA_PAGES = -1;
+
     /**
      * Seed 000: {@code nJobs} threads each read the whole file of {@code fileBytes} sequentially in
      * {@code bs}-byte {@code read(2)} calls, each through an open file of its own with
-     * {@code raPages} of read-ahead, on a single-device btrfs whose cache starts empty
+     * {@code raPages} of read-ahead ({@link #BTRFS_RA_PAGES}: as the mount sets it,
+     * {@link BtrfsVolume#bdiRaPages()}), on a single-device btrfs whose cache starts empty
      * ({@code invalidate=1}).
      */
     public static Run btrfsSequentialReads(int nJobs, long fileBytes, int bs, int raPages) {
@@ -136,9 +140,10 @@ public final class SimPrograms {
                         BtrfsVolume.FileBuilder b = vol.file("foobar");
                         b.regular(0, fileBytes);
                         inode = b.create();
+                        int ra = raPages == BTRFS_RA_PAGES ? vol.bdiRaPages() : raPages;
                         for (int i = 1; i <= nJobs; i++) {
                             Job job = job("READ." + i);
-                            File f = vol.open(inode, "foobar.t" + i, raPages);
+                            File f = vol.open(inode, "foobar.t" + i, ra);
                             rt.spawn("t" + i, "t" + i, false, false, () -> timed(job, () -> {
                                 for (long pos = 0; pos < fileBytes; pos += bs) {
                                     int len = (int) Math.min(bs, fileBytes - pos);

@@ -334,6 +334,9 @@ final class CheckCommand implements Callable<Integer> {
                 case BOUND:
                     bound++;
                     out.println("  step bound: " + r.firstStepBound());
+                    if (r.stepBoundToken() != null) {
+                        out.println("  replay (the first execution stopped there): ./kmodel replay " + r.stepBoundToken());
+                    }
                     break;
                 default:
                     incomplete++;

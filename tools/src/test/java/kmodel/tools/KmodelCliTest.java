@@ -242,6 +242,25 @@ class KmodelCliTest {
         assertEquals("", r.err);
     }
 
+    /**
+     * With the default step bound, a BOUND scenario also prints a replay token of its first
+     * stopped execution, and replaying it shows the run stopping at the bound. The scenario:
+     * uring-read-nonowait-dev at bound 2, whose stops are unfair schedules (UringScenarios.device()).
+     */
+    @Test
+    void aStepBoundStopAtTheDefaultStepBoundIsReplayable() {
+        Run r = kmodel("check", "--scenario", "uring-read-nonowait-dev", "--preemptions", "2");
+        assertEquals(4, r.code, r::toString);
+        List<String> l = r.outLines();
+        assertTrue(l.get(1).startsWith("  step bound: uring was still running after 20000 scheduling points"), r::toString);
+        String prefix = "  replay (the first execution stopped there): ./kmodel replay ";
+        assertTrue(l.get(2).startsWith(prefix), r::toString);
+        Run replay = kmodel("replay", l.get(2).substring(prefix.length()));
+        assertEquals(0, replay.code, replay::toString);
+        assertTrue(replay.out.contains("the run stopped at the step bound: uring was still running"), replay::toString);
+        assertTrue(replay.out.contains("CQE posted 1"), replay::toString);
+    }
+
     @Test
     void aViolationOutranksAnIncompleteScenarioInTheExitCode() {
         Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--scenario", "textbook-refcount",

@@ -61,6 +61,8 @@ public final class CheckResult {
     private SplitRun split;
     /** Set when the time budget cut the search: what it covered. */
     private String timeBudgetNote;
+    /** The replay token of the first execution stopped at the step bound, or null. */
+    private String stepBoundToken;
 
     CheckResult(String scenario, Kconfig config, String strategy, long executions, SortedSet<String> outcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
@@ -197,6 +199,21 @@ public final class CheckResult {
     /** Executions stopped by the step bound. */
     public long stepBoundHits() {
         return stepBoundHits;
+    }
+
+    /**
+     * The replay token of the first execution stopped at the step bound; null when none stopped
+     * there, when the check's step bound was not the default (replay runs with the default, so
+     * the schedule would not fit), or when the result was merged from shards' JSON files (which
+     * keep only the message).
+     */
+    public String stepBoundToken() {
+        return stepBoundToken;
+    }
+
+    CheckResult stepBoundToken(String t) {
+        this.stepBoundToken = t;
+        return this;
     }
 
     /** The first step-bound report, or null. */

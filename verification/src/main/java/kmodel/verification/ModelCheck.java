@@ -373,6 +373,7 @@ public final class ModelCheck {
         long count = 0;
         long boundHits = 0;
         String firstBound = null;
+        Schedule boundSchedule = null;
         Schedule failing = null;
         Violation violation = null;
         boolean budgetCut = false;
@@ -432,6 +433,7 @@ public final class ModelCheck {
                         boundHits++;
                         if (firstBound == null) {
                             firstBound = r.stepBound();
+                            boundSchedule = s.schedule().copy();
                         }
                     } else {
                         outcomes.add(r.outcome());
@@ -475,7 +477,9 @@ public final class ModelCheck {
             boolean complete = !budgetCut && !timeCut && violation == null;
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
                     complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
-                    .timeBudgetReached(timeNote);
+                    .timeBudgetReached(timeNote)
+                    .stepBoundToken(boundSchedule == null || steps != DEFAULT_STEPS ? null
+                            : new ReplayToken(scenario.name(), config.canonical(), boundSchedule).encode());
         }
     }
 

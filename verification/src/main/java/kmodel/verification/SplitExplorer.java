@@ -260,7 +260,7 @@ public final class SplitExplorer {
             }
             if (!r.pruned()) {
                 if (r.stepBound() != null) {
-                    u.stepBound(r.stepBound(), at);
+                    u.stepBound(r.stepBound(), at, s.schedule().toArray());
                 } else {
                     u.outcome(r.outcome(), at);
                 }
@@ -366,6 +366,7 @@ public final class SplitExplorer {
         final TreeSet<String> outcomes = new TreeSet<>();
         long boundHits;
         String firstBound;
+        int[] boundSchedule;
         UnitResult violating;
         boolean budgetCut;
         /** The unbounded phase of {@link ModelCheck#AUTO} ran out of its own budget. */
@@ -452,6 +453,7 @@ public final class SplitExplorer {
             if (h < limit) {
                 if (m.firstBound == null) {
                     m.firstBound = r.firstBound();
+                    m.boundSchedule = r.boundSchedule();
                 }
                 m.boundHits++;
             }
@@ -490,6 +492,9 @@ public final class SplitExplorer {
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);
+        if (m.boundSchedule != null && st.steps == ModelCheck.DEFAULT_STEPS) {
+            r.stepBoundToken(new ReplayToken(scenario.name(), config.canonical(), Schedule.of(m.boundSchedule)).encode());
+        }
         return r;
     }
 

@@ -24,6 +24,8 @@ public final class UnitResult {
     private long[] boundHits = new long[0];
     private int nBoundHits;
     private String firstBound;
+    /** The schedule of the first execution stopped at the step bound (in memory only: not in --json), or null. */
+    private int[] boundSchedule;
     private long violationAt = -1;
     private ViolationKind kind;
     private String message;
@@ -128,14 +130,20 @@ public final class UnitResult {
         outcomes.putIfAbsent(outcome, at);
     }
 
-    void stepBound(String report, long at) {
+    void stepBound(String report, long at, int[] schedule) {
         if (nBoundHits == boundHits.length) {
             boundHits = Arrays.copyOf(boundHits, Math.max(8, nBoundHits * 2));
         }
         boundHits[nBoundHits++] = at;
         if (firstBound == null) {
             firstBound = report;
+            boundSchedule = schedule;
         }
+    }
+
+    /** The schedule of the first execution stopped at the step bound; null if none, or read from JSON. */
+    int[] boundSchedule() {
+        return boundSchedule;
     }
 
     void violation(Violation v, Throwable oops, int[] schedule, long at) {

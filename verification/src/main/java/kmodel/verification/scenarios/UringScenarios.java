@@ -107,15 +107,7 @@ public final class UringScenarios {
         return Scenario.<UringWorld>named("uring-read-inflight",
                 "an io_uring reader with 2 reads in flight on an uncached file races a read(2) of page 0")
                 .setup(() -> new UringWorld(2, 2, 0))
-                .task("uring", w -> {
-                    w.setupRing(2);
-                    w.queueRead(1, 0, PAGE, 0);
-                    w.queueRead(2, PAGE, PAGE, 0);
-                    w.submitAndWait(2);
-                    w.reap(2);
-                    w.close();
-                    w.exit();
-                })
+                .task("uring", UringScenarios::readPages0And1ThenExit)
                 .task("sync", w -> w.read(0, PAGE))
                 .atEnd(UringWorld::check)
                 .outcome(UringWorld::outcome)
@@ -261,17 +253,20 @@ public final class UringScenarios {
                 .set(MmOptions.READAHEAD_NOWAIT, 0)
                 .autoBound(1)
                 .setup(() -> new UringWorld(2, 2, 0))
-                .task("uring", w -> {
-                    w.setupRing(2);
-                    w.queueRead(1, 0, PAGE, 0);
-                    w.queueRead(2, PAGE, PAGE, 0);
-                    w.submitAndWait(2);
-                    w.reap(2);
-                    w.close();
-                    w.exit();
-                })
+                .task("uring", UringScenarios::readPages0And1ThenExit)
                 .atEnd(UringWorld::check)
                 .outcome(UringWorld::outcome)
                 .build();
+    }
+
+    /** The io_uring task of two scenarios: reads of pages 0 and 1 in flight together, reaped; the ring closed; exit. */
+    private static void readPages0And1ThenExit(UringWorld w) {
+        w.setupRing(2);
+        w.queueRead(1, 0, PAGE, 0);
+        w.queueRead(2, PAGE, PAGE, 0);
+        w.submitAndWait(2);
+        w.reap(2);
+        w.close();
+        w.exit();
     }
 }

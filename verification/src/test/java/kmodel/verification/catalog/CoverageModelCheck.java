@@ -30,6 +30,7 @@ class CoverageModelCheck {
     private static final Map<String, Object[]> EXTRA = new TreeMap<>(Map.ofEntries(
             Map.entry("uring-read-again-dev", new Object[] {kmodel.iouring.IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE}),
             Map.entry("uring-random-reads", new Object[] {kmodel.iouring.IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE}),
+            Map.entry("uring-read-nonowait-dev", new Object[] {FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP}),
             Map.entry("waitq-spanning-read", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP}),
             Map.entry("waitq-spanning-read-nora", new Object[] {FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP}),
             Map.entry("nowait-readahead", new Object[] {FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK}),

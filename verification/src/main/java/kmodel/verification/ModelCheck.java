@@ -478,9 +478,20 @@ public final class ModelCheck {
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
                     complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
                     .timeBudgetReached(timeNote)
-                    .stepBoundToken(boundSchedule == null || steps != DEFAULT_STEPS ? null
-                            : new ReplayToken(scenario.name(), config.canonical(), boundSchedule).encode());
+                    .stepBoundToken(stepBoundToken(scenario, config, steps, boundSchedule));
         }
+    }
+
+    /**
+     * The replay token of a step-bound stop's {@code schedule} (null if none), for
+     * {@link CheckResult#stepBoundToken()}: only under the default step bound, the one replay runs
+     * with, since under another the schedule would not fit.
+     */
+    static String stepBoundToken(Scenario<?> scenario, Kconfig config, long steps, Schedule schedule) {
+        if (schedule == null || steps != DEFAULT_STEPS) {
+            return null;
+        }
+        return new ReplayToken(scenario.name(), config.canonical(), schedule).encode();
     }
 
     /** One search of a check: a strategy, and its own execution budget ({@code -1}: the check's). */

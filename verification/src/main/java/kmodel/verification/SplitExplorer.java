@@ -260,7 +260,7 @@ public final class SplitExplorer {
             }
             if (!r.pruned()) {
                 if (r.stepBound() != null) {
-                    u.stepBound(r.stepBound(), at, s.schedule().toArray());
+                    u.stepBound(r.stepBound(), at, s.schedule());
                 } else {
                     u.outcome(r.outcome(), at);
                 }
@@ -492,10 +492,8 @@ public final class SplitExplorer {
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);
-        if (m.boundSchedule != null && st.steps == ModelCheck.DEFAULT_STEPS) {
-            r.stepBoundToken(new ReplayToken(scenario.name(), config.canonical(), Schedule.of(m.boundSchedule)).encode());
-        }
-        return r;
+        return r.stepBoundToken(ModelCheck.stepBoundToken(scenario, config, st.steps,
+                m.boundSchedule == null ? null : Schedule.of(m.boundSchedule)));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
+import kmodel.verification.explore.Schedule;
 
 /**
  * What the search of one unit of a split exploration saw ({@link SplitExplorer}), in execution
@@ -130,14 +131,14 @@ public final class UnitResult {
         outcomes.putIfAbsent(outcome, at);
     }
 
-    void stepBound(String report, long at, int[] schedule) {
+    void stepBound(String report, long at, Schedule schedule) {
         if (nBoundHits == boundHits.length) {
             boundHits = Arrays.copyOf(boundHits, Math.max(8, nBoundHits * 2));
         }
         boundHits[nBoundHits++] = at;
         if (firstBound == null) {
             firstBound = report;
-            boundSchedule = schedule;
+            boundSchedule = schedule.toArray(); // the first stop's only: later ones copy nothing
         }
     }
 

@@ -41,12 +41,15 @@ import kmodel.verification.UnitResult;
  *      "violation": null, "token": null, "timeSeconds": 0.4},
  *    "levels": [{"bound": 0, "units": 12, "explored": [{"index": 0, "prefix": [1], "executions": 40,
  *      "finished": true, "outcomes": [{"outcome": "...", "first": 0}], "stepBoundStops": [],
- *      "firstStepBound": null, "violation": null}, ...]}, ...]}]}
+ *      "firstStepBound": null, "firstStepBoundSchedule": null, "violation": null}, ...]}, ...]}]}
  * }</pre>
  * {@code result} is written by whole runs only (a shard's result exists only after the merge);
  * {@code levels} by exhaustive runs, which are split into units. {@code "bound"} of a result is
  * the preemption bound the search stopped at, or {@code "complete"} / {@code "unbounded"}; a
- * unit's {@code violation} is {@code {"execution", "kind", "message", "task", "schedule"}}.
+ * unit's {@code violation} is {@code {"execution", "kind", "message", "task", "schedule"}}, and its
+ * {@code firstStepBoundSchedule} the decisions of its first step-bound stop (so that a merge prints
+ * that stop's replay token, as a whole run does; files written before it existed lack the field,
+ * and their merge prints none).
  *
  * <p>The reader ({@link #read}) trusts nothing: strict JSON, every field typed and range-checked,
  * counts checked against the arrays actually present before anything is sized by them; a
@@ -183,6 +186,8 @@ final class CheckJson {
         }
         o.add("stepBoundStops", hits);
         o.addProperty("firstStepBound", u.firstBound());
+        int[] bs = u.boundSchedule();
+        o.add("firstStepBoundSchedule", bs == null ? JsonNull.INSTANCE : ints(bs));
         if (u.violationAt() >= 0) {
             JsonObject v = new JsonObject();
             v.addProperty("execution", u.violationAt());
@@ -397,6 +402,15 @@ final class CheckJson {
         if ((firstBound == null) != (hits.length == 0)) {
             throw new Bad(at + "firstStepBound must be given exactly when there are stepBoundStops");
         }
+        // absent in files written before it existed: such a merge prints no step-bound token
+        JsonElement bse = o.get("firstStepBoundSchedule");
+        int[] boundSchedule = null;
+        if (bse != null && !bse.isJsonNull()) {
+            if (firstBound == null) {
+                throw new Bad(at + "firstStepBoundSchedule given without a step-bound stop");
+            }
+            boundSchedule = intArray(bse, at + "firstStepBoundSchedule", Integer.MAX_VALUE);
+        }
         JsonElement ve = field(o, "violation", at);
         long violationAt = -1;
         ViolationKind kind = null;
@@ -423,7 +437,8 @@ final class CheckJson {
             task = te.isJsonNull() ? null : string(v, "task", vat);
             schedule = intArray(field(v, "schedule", vat), vat + "schedule", Integer.MAX_VALUE);
         }
-        return UnitResult.restore(bound, index, prefix, executions, finished, outcomes, hits, firstBound, violationAt,
+        return UnitResult.restore(bound, index, prefix, executions, finished, outcomes, hits, firstBound, boundSchedule,
+                violationAt,
                 kind, message, task, schedule);
     }
 

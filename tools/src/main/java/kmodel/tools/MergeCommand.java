@@ -131,7 +131,7 @@ final class MergeCommand implements Callable<Integer> {
                         + e.getMessage());
             } catch (ReplayMismatchException | NondeterminismException e) {
                 throw new Kmodel.OneLine(cmd, "merge: scenario " + name
-                        + ": the first counterexample does not replay (the files do not come from this model): "
+                        + ": the first counterexample or step-bound stop does not replay (the files do not come from this model): "
                         + e.getMessage());
             } catch (IllegalArgumentException e) {
                 throw new Kmodel.OneLine(cmd, "merge: scenario " + name + ": " + e.getMessage());

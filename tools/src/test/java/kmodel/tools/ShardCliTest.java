@@ -116,6 +116,51 @@ class ShardCliTest {
         }
     }
 
+    /**
+     * A scenario with step-bound stops ({@code uring-read-nonowait-dev} at bound 2: unfair
+     * schedules, see {@code UringScenarios.device()}): the merge prints the first stop and its
+     * replay token, as the single run does, from the schedule the shard's JSON keeps.
+     */
+    @Test
+    void shardsWithStepBoundStopsMergeIntoTheSingleRunsReportAndToken() throws IOException {
+        String[] args = {"check", "--scenario", "uring-read-nonowait-dev", "--preemptions", "2"};
+        Run single = kmodel(args);
+        assertEquals(4, single.code, single::toString);
+        assertTrue(single.out.contains("\n  replay (the first execution stopped there): ./kmodel replay "),
+                single::toString);
+        List<Path> files = shards(args, 3);
+        List<String> merge = new ArrayList<>(List.of("merge"));
+        for (Path f : files) {
+            merge.add(f.toString());
+        }
+        Run merged = kmodel(merge.toArray(new String[0]));
+        assertEquals(single.code, merged.code, merged::toString);
+        assertEquals(single.untimed(), merged.untimed());
+
+        // kept schedules cut short do not stop at the step bound again: refused, not printed
+        int cut = 0;
+        for (int i = 0; i < files.size(); i++) {
+            JsonObject root = JsonParser.parseString(Files.readString(files.get(i))).getAsJsonObject();
+            for (var level : root.getAsJsonArray("scenarios").get(0).getAsJsonObject().getAsJsonArray("levels")) {
+                for (var unit : level.getAsJsonObject().getAsJsonArray("explored")) {
+                    JsonObject u = unit.getAsJsonObject();
+                    if (!u.get("firstStepBoundSchedule").isJsonNull()) {
+                        var kept = u.getAsJsonArray("firstStepBoundSchedule");
+                        var half = new com.google.gson.JsonArray();
+                        for (int k = 0; k < kept.size() / 2; k++) {
+                            half.add(kept.get(k));
+                        }
+                        u.add("firstStepBoundSchedule", half);
+                        cut++;
+                    }
+                }
+            }
+            Files.writeString(files.get(i), root.toString(), StandardCharsets.UTF_8);
+        }
+        assertTrue(cut > 0, "the shards kept their step-bound stops' schedules");
+        assertOneLine(kmodel(merge.toArray(new String[0])), "uring-read-nonowait-dev", "does not replay");
+    }
+
     @Test
     void jsonHoldsTheResultsOfAWholeRunAndMergesAlone() throws IOException {
         Path f = dir.resolve("run.json");

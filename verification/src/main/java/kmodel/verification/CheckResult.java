@@ -204,8 +204,8 @@ public final class CheckResult {
     /**
      * The replay token of the first execution stopped at the step bound; null when none stopped
      * there, when the check's step bound was not the default (replay runs with the default, so
-     * the schedule would not fit), or when the result was merged from shards' JSON files (which
-     * keep only the message).
+     * the schedule would not fit), or when the result was merged from shards' JSON files written
+     * before they kept the stop's schedule ({@code firstStepBoundSchedule}).
      */
     public String stepBoundToken() {
         return stepBoundToken;

@@ -492,8 +492,19 @@ public final class SplitExplorer {
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);
-        return r.stepBoundToken(ModelCheck.stepBoundToken(scenario, config, st.steps,
-                m.boundSchedule == null ? null : Schedule.of(m.boundSchedule)));
+        Schedule stopped = m.boundSchedule == null ? null : Schedule.of(m.boundSchedule);
+        String stepBoundToken = ModelCheck.stepBoundToken(scenario, config, st.steps, stopped);
+        if (stepBoundToken != null) {
+            // the token is printed for replay: it must stop there again (a merge's comes from a file)
+            ExecutionResult again = rt.execute(scenario.program(), new ReplayStrategy(stopped), config, st.steps, false,
+                    false);
+            rethrowHarnessErrors(again);
+            if (again.stepBound() == null) {
+                throw new NondeterminismException(stopped.size(), "replaying the first step-bound stop gave "
+                        + (again.violation() == null ? "an execution that ended" : again.violation().summary()));
+            }
+        }
+        return r.stepBoundToken(stepBoundToken);
     }
 
     /**

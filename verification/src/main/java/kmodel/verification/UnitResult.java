@@ -25,7 +25,7 @@ public final class UnitResult {
     private long[] boundHits = new long[0];
     private int nBoundHits;
     private String firstBound;
-    /** The schedule of the first execution stopped at the step bound (in memory only: not in --json), or null. */
+    /** The schedule of the first execution stopped at the step bound, or null. */
     private int[] boundSchedule;
     private long violationAt = -1;
     private ViolationKind kind;
@@ -142,9 +142,9 @@ public final class UnitResult {
         }
     }
 
-    /** The schedule of the first execution stopped at the step bound; null if none, or read from JSON. */
-    int[] boundSchedule() {
-        return boundSchedule;
+    /** The schedule of the first execution stopped at the step bound; null if none. */
+    public int[] boundSchedule() {
+        return boundSchedule != null ? boundSchedule.clone() : null;
     }
 
     void violation(Violation v, Throwable oops, int[] schedule, long at) {
@@ -166,8 +166,8 @@ public final class UnitResult {
      * every number against the file's own sizes; this only copies.
      */
     public static UnitResult restore(int bound, int index, int[] prefix, long executions, boolean finished,
-            Map<String, Long> outcomes, long[] boundHits, String firstBound, long violationAt, ViolationKind kind,
-            String message, String task, int[] schedule) {
+            Map<String, Long> outcomes, long[] boundHits, String firstBound, int[] boundSchedule, long violationAt,
+            ViolationKind kind, String message, String task, int[] schedule) {
         UnitResult u = new UnitResult(bound, index, prefix);
         u.executions = executions;
         u.finished = finished;
@@ -175,6 +175,7 @@ public final class UnitResult {
         u.boundHits = boundHits.clone();
         u.nBoundHits = boundHits.length;
         u.firstBound = firstBound;
+        u.boundSchedule = boundSchedule != null ? boundSchedule.clone() : null;
         u.violationAt = violationAt;
         u.kind = kind;
         u.message = message;

@@ -2,6 +2,8 @@ package kmodel.iouring;
 
 import java.util.ArrayList;
 import java.util.List;
+import kmodel.kernel.sched.Sched;
+import kmodel.kernel.sched.Task;
 
 /**
  * The application's side of one ring, as liburing (src/queue.c, src/include/liburing.h) does
@@ -79,18 +81,35 @@ public final class Liburing {
      * liburing: {@code io_uring_wait_cqe_nr()}-style loop: reap CQEs until {@code nr} were reaped
      * by this call, entering the kernel ({@code io_uring_enter(0, 1, GETEVENTS)}) whenever none
      * is ready. Returns early with the enter's error (e.g. {@code -EINTR}).
+     *
+     * <p>The enter returns at once, without sleeping, while a CQE is filled ({@code
+     * cached_cq_tail}, which {@code io_cqring_events()} counts) but not yet committed to the
+     * tail this loop reads; then the loop polls. A round that neither slept nor ran task_work
+     * and found no CQE changed nothing, so the next one starts at {@link Sched#spinYield}: the
+     * explorer's fairness rule, so that the task filling the CQE is run rather than the poll
+     * forever (in a kernel it runs on its own CPU, under {@code completion_lock} with
+     * interrupts off).
      */
     public long waitCqes(int nr) {
+        Task me = Sched.current();
         int got = 0;
+        boolean fruitless = false;
         while (got < nr) {
             if (peekCqe() != null) {
                 got++;
+                fruitless = false;
                 continue;
             }
+            if (fruitless) {
+                Sched.spinYield("io_uring_wait_cqe: polling (the last round found nothing)");
+            }
+            long slept = me.nvcsw();
+            long ran = me.taskWorkRuns();
             long ret = IoUring.ioUringEnter(ctx, 0, 1, IoRingCtx.IORING_ENTER_GETEVENTS);
             if (ret < 0) {
                 return ret;
             }
+            fruitless = ret == 0 && me.nvcsw() == slept && me.taskWorkRuns() == ran;
         }
         return 0;
     }

@@ -28,6 +28,9 @@ final class ScenariosCommand implements Callable<Integer> {
         for (Scenario<?> s : ScenarioRegistry.large().all()) {
             t.row(s.name(), s.description() + " [large: not run by default; see README]");
         }
+        for (Scenario<?> s : ScenarioRegistry.demos().all()) {
+            t.row(s.name(), s.description() + " [demo: stops at the step bound on purpose; not run by default]");
+        }
         t.print(spec.commandLine().getOut());
         return 0;
     }

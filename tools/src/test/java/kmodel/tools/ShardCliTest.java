@@ -117,13 +117,14 @@ class ShardCliTest {
     }
 
     /**
-     * A scenario with step-bound stops ({@code uring-read-nonowait-dev} at bound 2: unfair
-     * schedules, see {@code UringScenarios.device()}): the merge prints the first stop and its
-     * replay token, as the single run does, from the schedule the shard's JSON keeps.
+     * A scenario with step-bound stops (the demonstration {@code textbook-pollers} at bound 0,
+     * where both executions stop there; at bound 1 a preemption can fall at any of the 20,000
+     * steps, and the search takes minutes): the merge prints the first stop and its replay token,
+     * as the single run does, from the schedule the shard's JSON keeps.
      */
     @Test
     void shardsWithStepBoundStopsMergeIntoTheSingleRunsReportAndToken() throws IOException {
-        String[] args = {"check", "--scenario", "uring-read-nonowait-dev", "--preemptions", "2"};
+        String[] args = {"check", "--scenario", "textbook-pollers", "--preemptions", "0"};
         Run single = kmodel(args);
         assertEquals(4, single.code, single::toString);
         assertTrue(single.out.contains("\n  replay (the first execution stopped there): ./kmodel replay "),
@@ -158,7 +159,7 @@ class ShardCliTest {
             Files.writeString(files.get(i), root.toString(), StandardCharsets.UTF_8);
         }
         assertTrue(cut > 0, "the shards kept their step-bound stops' schedules");
-        assertOneLine(kmodel(merge.toArray(new String[0])), "uring-read-nonowait-dev", "does not replay");
+        assertOneLine(kmodel(merge.toArray(new String[0])), "textbook-pollers", "does not replay");
     }
 
     @Test

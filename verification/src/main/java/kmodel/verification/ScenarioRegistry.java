@@ -61,8 +61,18 @@ public final class ScenarioRegistry {
     }
 
     /**
-     * {@link #standard()} plus {@link #findings()} and {@link #large()}: what {@code --scenario}
-     * and replay tokens may name.
+     * Demonstrations of the checker itself that end at the step bound on purpose (a livelock the
+     * fairness rule must not hide): {@code kmodel check} runs them only when named.
+     */
+    public static ScenarioRegistry demos() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        TextbookScenarios.registerDemos(r);
+        return r;
+    }
+
+    /**
+     * {@link #standard()} plus {@link #findings()}, {@link #large()} and {@link #demos()}: what
+     * {@code --scenario} and replay tokens may name.
      */
     public static ScenarioRegistry everything() {
         ScenarioRegistry r = standard();
@@ -70,6 +80,9 @@ public final class ScenarioRegistry {
             r.register(s);
         }
         for (Scenario<?> s : large().all()) {
+            r.register(s);
+        }
+        for (Scenario<?> s : demos().all()) {
             r.register(s);
         }
         return r;

@@ -85,6 +85,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private final Task boot = new Task(-1, "boot", "boot", false, false, null);
     private int[] ids = new int[8];
     private Task current;
+    /** The task whose {@link #spinYield} is the decision being made, or null: see there. */
+    private Task yielding;
     private boolean running;
     private boolean aborting;
     private Strategy strategy;
@@ -257,6 +259,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         violation = null;
         oops = null;
         stepBound = null;
+        yielding = null;
         aborting = false;
         running = false;
         current = boot;
@@ -647,10 +650,26 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (n == 0) {
             return null;
         }
+        boolean meOut = false;
+        if (yielding != null) {
+            // spinYield(): the yielder sits out this one decision if anyone else can run
+            Task y = yielding;
+            yielding = null;
+            if (n > 1) {
+                for (int i = 0; i < n; i++) {
+                    if (ids[i] == y.id()) {
+                        System.arraycopy(ids, i + 1, ids, i, n - i - 1);
+                        n--;
+                        meOut = y == me;
+                        break;
+                    }
+                }
+            }
+        }
         if (n == 1 && !observe) {
             return tasks.get(ids[0]);
         }
-        int cur = me != null && enabled(me) ? me.id() : -1;
+        int cur = me != null && !meOut && enabled(me) ? me.id() : -1;
         int pick = strategy.pickTask(ids, n, cur);
         if (pick == Strategy.PRUNE) {
             pruned = true;
@@ -823,6 +842,27 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             throw ABORT;
         }
         switchTo(me, next);
+    }
+
+    /**
+     * The fairness rule for busy-wait loops: the running task is left out of the decision at
+     * this point whenever another task is runnable, and takes part again in the next one (after
+     * that task's step). Sound because the caller's last round was a no-op: from the same state
+     * the task would run the same fruitless round again, so an execution in which it goes on
+     * here reaches only states one that drops that round reaches too, with no more preemptions
+     * (leaving a task out is not a preemption: the switch is forced, as by blocking). What it
+     * removes are the executions that spin twice or more before anyone else runs, among them the
+     * unfair endless ones, which would otherwise end at the step bound.
+     *
+     * <p>Not applied under a virtual-time simulation ({@link Timing}): its order follows the
+     * tasks' clocks, and a spinning task's clock runs ahead of the others', which is fair already.
+     */
+    @Override
+    public void spinYield(String what) {
+        if (running && timing == null) {
+            yielding = current;
+        }
+        point(what, null);
     }
 
     @Override

@@ -55,6 +55,21 @@ public interface Runtime {
     }
 
     /**
+     * A scheduling point at the top of a busy-wait round that follows a fruitless one (a round
+     * that found nothing and changed nothing: liburing re-entering {@code io_uring_enter()} while
+     * a completion is filled but not yet committed). Not a kernel function: the model's fairness
+     * rule. The deterministic runtime leaves the running task out of this one decision when
+     * another task is runnable, so that a poller cannot be run again and again while the task
+     * that would end its poll is never run (see {@link DeterministicRuntime#spinYield}); a caller
+     * must only call it after a round that was a no-op, or the rule could hide interleavings.
+     *
+     * @param what the loop, for detailed traces
+     */
+    default void spinYield(String what) {
+        point(what, null);
+    }
+
+    /**
      * kernel/sched/core.c: the dequeue half of {@code __schedule()}: the current task, whose
      * state is not TASK_RUNNING and which has no pending signal its state admits, leaves the
      * run queue and returns once {@link #tryToWakeUp} made it runnable and it was picked.

@@ -63,6 +63,14 @@ public final class Sched {
     }
 
     /**
+     * The model's fairness point for a busy-wait loop whose last round found nothing and changed
+     * nothing ({@link Runtime#spinYield}): not a kernel function. Only such rounds may call it.
+     */
+    public static void spinYield(String what) {
+        Kernel.rt().spinYield(what);
+    }
+
+    /**
      * kernel/sched/core.c: {@code schedule()}. If the task's state is not {@code TASK_RUNNING}
      * it sleeps until woken, unless a signal its state admits is pending
      * ({@code signal_pending_state()}, checked by {@code __schedule()} in the same step).
@@ -339,6 +347,7 @@ public final class Sched {
                 work.queuedOn = null;
                 rt.work(Work.TASK_WORK, 1);
                 Kernel.event("task_work_run: %s", work.label);
+                me.taskWorkRuns++;
                 work.func.run(work);
                 work = next;
             } while (work != null);

@@ -108,6 +108,8 @@ public final class Task {
      * Written only by the task itself.
      */
     long nvcsw;
+    /** Task_work callbacks this task has run ({@code task_work_run()}). Written only by the task itself. */
+    long taskWorkRuns;
     /** {@code kthread_data(tsk)} of an io-wq worker: its hooks; null for other tasks. Set by the task itself. */
     IoWorkerHooks ioWorker;
     /** What the task sleeps on, for missed-wakeup reports; set by the waiting primitive. */
@@ -238,6 +240,11 @@ public final class Task {
     /** {@code nvcsw}: the task's sleeps so far (checks, counters; no scheduling point). */
     public long nvcsw() {
         return nvcsw;
+    }
+
+    /** Task_work callbacks the task has run so far (checks, counters; no scheduling point). */
+    public long taskWorkRuns() {
+        return taskWorkRuns;
     }
 
     /**

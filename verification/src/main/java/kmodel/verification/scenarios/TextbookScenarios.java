@@ -39,6 +39,51 @@ public final class TextbookScenarios {
         r.register(refcount());
     }
 
+    /** Registers the textbook demonstrations ({@link ScenarioRegistry#demos()}). */
+    public static void registerDemos(ScenarioRegistry r) {
+        r.register(pollers());
+    }
+
+    // ------------------------------------------------------------------ textbook-pollers
+
+    /** Two flags, each set by one poller once it has seen the other's. */
+    static final class PollWorld {
+        final AtomicT leftDone = new AtomicT("left_done", 0);
+        final AtomicT rightDone = new AtomicT("right_done", 0);
+
+        /**
+         * Busy-waits for {@code other} to be set, then sets {@code mine}. A round reads one flag
+         * and writes nothing, so a round that saw 0 changed nothing, and the next one starts at
+         * the fairness point ({@link Sched#spinYield}).
+         */
+        static void poller(AtomicT other, AtomicT mine) {
+            boolean fruitless = false;
+            while (other.read() == 0) {
+                if (fruitless) {
+                    Sched.spinYield("poll " + other);
+                }
+                fruitless = true;
+            }
+            mine.set(1);
+        }
+    }
+
+    /**
+     * Two pollers that wait for each other: a livelock (a deadlock of busy-waiters) in every
+     * execution. It shows that the explorer's fairness rule, which runs another task before a
+     * poller's next fruitless round, does not hide a poll that nothing can end: the two take
+     * turns until the step bound, so the check is {@code BOUND} with a replay token (at the
+     * default step bound) of the first stopped execution.
+     */
+    public static Scenario<PollWorld> pollers() {
+        return Scenario.<PollWorld>named("textbook-pollers",
+                        "two tasks busy-wait for each other's flag: every execution stops at the step bound")
+                .setup(PollWorld::new)
+                .task("left", w -> PollWorld.poller(w.rightDone, w.leftDone))
+                .task("right", w -> PollWorld.poller(w.leftDone, w.rightDone))
+                .build();
+    }
+
     // ------------------------------------------------------------------ textbook-waitqueue
 
     /** Two waiters and a waker around one condition and one wait queue. */

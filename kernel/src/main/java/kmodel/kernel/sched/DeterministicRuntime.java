@@ -852,7 +852,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
      * here reaches only states one that drops that round reaches too, with no more preemptions
      * (leaving a task out is not a preemption: the switch is forced, as by blocking). What it
      * removes are the executions that spin twice or more before anyone else runs, among them the
-     * unfair endless ones, which would otherwise end at the step bound.
+     * unfair endless ones, which would otherwise end at the step bound. The argument needs the
+     * round to be a no-op as a whole, and it also removes the executions in which another task's
+     * step falls inside a round that starts right after a fruitless one; so it assumes that what
+     * a round does in between is seen by nobody, or is seen the same inside the fruitless round
+     * before it (liburing's round: a read of the CQ tail, and {@code io_uring_enter()}'s context
+     * reference taken and dropped around a wait that returns at once).
      *
      * <p>Not applied under a virtual-time simulation ({@link Timing}): its order follows the
      * tasks' clocks, and a spinning task's clock runs ahead of the others', which is fair already.

@@ -100,17 +100,21 @@ class ShardCliTest {
         return files;
     }
 
+    /** {@code merge FILE...} over {@code files}. */
+    private static String[] mergeArgs(List<Path> files) {
+        List<String> merge = new ArrayList<>(List.of("merge"));
+        for (Path f : files) {
+            merge.add(f.toString());
+        }
+        return merge.toArray(new String[0]);
+    }
+
     @Test
     void threeShardsMergeIntoTheSingleRunsReport() {
         for (String[] args : List.of(LOST_WAKEUP_AND_ASYNC, CLEAN,
                 new String[] {"check", "--scenario", "dio-split-clones", "--preemptions", "unbounded"})) {
             Run single = kmodel(args);
-            List<Path> files = shards(args, 3);
-            List<String> merge = new ArrayList<>(List.of("merge"));
-            for (Path f : files) {
-                merge.add(f.toString());
-            }
-            Run merged = kmodel(merge.toArray(new String[0]));
+            Run merged = kmodel(mergeArgs(shards(args, 3)));
             assertEquals(single.code, merged.code, merged::toString);
             assertEquals(single.untimed(), merged.untimed());
         }
@@ -130,11 +134,7 @@ class ShardCliTest {
         assertTrue(single.out.contains("\n  replay (the first execution stopped there): ./kmodel replay "),
                 single::toString);
         List<Path> files = shards(args, 3);
-        List<String> merge = new ArrayList<>(List.of("merge"));
-        for (Path f : files) {
-            merge.add(f.toString());
-        }
-        Run merged = kmodel(merge.toArray(new String[0]));
+        Run merged = kmodel(mergeArgs(files));
         assertEquals(single.code, merged.code, merged::toString);
         assertEquals(single.untimed(), merged.untimed());
 
@@ -159,7 +159,7 @@ class ShardCliTest {
             Files.writeString(files.get(i), root.toString(), StandardCharsets.UTF_8);
         }
         assertTrue(cut > 0, "the shards kept their step-bound stops' schedules");
-        assertOneLine(kmodel(merge.toArray(new String[0])), "textbook-pollers", "does not replay");
+        assertOneLine(kmodel(mergeArgs(files)), "textbook-pollers", "does not replay");
     }
 
     @Test

@@ -38,7 +38,7 @@ import kmodel.verification.UnitResult;
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
  *      preemption bound 2", "bound": 2, "executions": 3194, "outcomes": [...], "stepBoundStops": 0,
- *      "violation": null, "token": null, "timeSeconds": 0.4},
+ *      "violation": null, "token": null, "stepBoundToken": null, "timeSeconds": 0.4},
  *    "levels": [{"bound": 0, "units": 12, "explored": [{"index": 0, "prefix": [1], "executions": 40,
  *      "finished": true, "outcomes": [{"outcome": "...", "first": 0}], "stepBoundStops": [],
  *      "firstStepBound": null, "firstStepBoundSchedule": null, "violation": null}, ...]}, ...]}]}
@@ -162,6 +162,7 @@ final class CheckJson {
             o.add("violation", JsonNull.INSTANCE);
         }
         o.addProperty("token", r.token());
+        o.addProperty("stepBoundToken", r.stepBoundToken());
         o.addProperty("timeSeconds", r.nanos() / 1e9);
         return o;
     }

@@ -131,8 +131,13 @@ class ShardCliTest {
         String[] args = {"check", "--scenario", "textbook-pollers", "--preemptions", "0"};
         Run single = kmodel(args);
         assertEquals(4, single.code, single::toString);
-        assertTrue(single.out.contains("\n  replay (the first execution stopped there): ./kmodel replay "),
-                single::toString);
+        Path whole = dir.resolve("whole.json");
+        assertEquals(4, kmodel(concat(args, "--json", whole.toString())).code);
+        JsonObject result = JsonParser.parseString(Files.readString(whole)).getAsJsonObject()
+                .getAsJsonArray("scenarios").get(0).getAsJsonObject().getAsJsonObject("result");
+        assertEquals("BOUND", result.get("verdict").getAsString());
+        assertTrue(single.out.contains("\n  replay (the first execution stopped there): ./kmodel replay "
+                + result.get("stepBoundToken").getAsString() + "\n"), single::toString);
         List<Path> files = shards(args, 3);
         Run merged = kmodel(mergeArgs(files));
         assertEquals(single.code, merged.code, merged::toString);

@@ -650,26 +650,23 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (n == 0) {
             return null;
         }
-        boolean meOut = false;
-        if (yielding != null) {
-            // spinYield(): the yielder sits out this one decision if anyone else can run
-            Task y = yielding;
-            yielding = null;
-            if (n > 1) {
-                for (int i = 0; i < n; i++) {
-                    if (ids[i] == y.id()) {
-                        System.arraycopy(ids, i + 1, ids, i, n - i - 1);
-                        n--;
-                        meOut = y == me;
-                        break;
-                    }
-                }
+        Task out = null; // spinYield(): the yielder sits out this one decision if anyone else can run
+        if (yielding != null && n > 1) {
+            int i = 0;
+            while (i < n && ids[i] != yielding.id()) {
+                i++;
+            }
+            if (i < n) {
+                System.arraycopy(ids, i + 1, ids, i, n - i - 1);
+                n--;
+                out = yielding;
             }
         }
+        yielding = null;
         if (n == 1 && !observe) {
             return tasks.get(ids[0]);
         }
-        int cur = me != null && !meOut && enabled(me) ? me.id() : -1;
+        int cur = me != null && me != out && enabled(me) ? me.id() : -1;
         int pick = strategy.pickTask(ids, n, cur);
         if (pick == Strategy.PRUNE) {
             pruned = true;

@@ -210,17 +210,15 @@ public final class UringScenarios {
      * task exits. {@code uring-read-nonowait-dev}: the same on a device without nowait support
      * ({@code DiskKind.NO_NOWAIT}: the non-blocking read-ahead's {@code REQ_NOWAIT} bio ends with
      * {@code BLK_STS_NOTSUPP}, the read is punted to io-wq). The first runs at bound 1 by default
-     * (bound 2: 126,733 executions, 27 s), the second at bound 2. At bound 2 the second once had 28 of 32,458 executions stopped at the step bound, on unfair
-     * schedules, not a kernel loop: the io-wq worker stopped between
+     * (bound 2: 126,733 executions, 27 s), the second at bound 2 (27,035 executions). Before
+     * liburing's wait loop had the explorer's fairness point ({@code Liburing.waitCqes},
+     * {@code Runtime.spinYield}), 28 of the second's 32,458 executions at bound 2 stopped at the
+     * step bound on unfair schedules, not a kernel loop: the io-wq worker stopped between
      * {@code io_cqring_fill_event()} and {@code io_commit_cqring()} under {@code completion_lock}
-     * and never run again, while the application polled: {@code io_uring_enter(GETEVENTS)}
-     * returns at once because {@code io_cqring_events()} counts the filled CQE
-     * ({@code cached_cq_tail}), and liburing finds none at the published tail and enters again.
-     * In a kernel the worker runs on its own CPU with preemption off, so the poll ends within
-     * nanoseconds. liburing's loop now starts each round after a fruitless one at the explorer's
-     * fairness point ({@code Liburing.waitCqes}, {@code Runtime.spinYield}), and at bound 2 the
-     * scenario passes: 27,035 executions, none stopped at the step bound; so the default run
-     * checks it there.
+     * and never run again, while the application polled ({@code io_uring_enter(GETEVENTS)}
+     * returns at once because {@code io_cqring_events()} counts the filled CQE,
+     * {@code cached_cq_tail}, and liburing finds none at the published tail). In a kernel the
+     * worker runs on its own CPU with preemption off, so the poll ends within nanoseconds.
      */
     static Scenario<UringWorld> device(String name, kmodel.block.DiskKind kind, int autoBound) {
         return Scenario.<UringWorld>named(name, "one io_uring read of an uncached page on a " + kind + " device")

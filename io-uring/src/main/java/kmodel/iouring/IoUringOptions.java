@@ -30,7 +30,6 @@ public final class IoUringOptions {
     public static final KconfigOption URING_READS = KconfigOption.bool("URING_READS", true,
             "scenario workloads read through io_uring (n: preadv(2) one after another, seed 002's baseline)");
 
-    /** Every option of this module. */
     /**
      * {@code num_online_cpus()} as io_uring sees it: the bound io-wq workers are
      * {@code min(sq_entries, 4 * num_online_cpus())}. The checks use 1 (few worker tasks); the
@@ -48,6 +47,7 @@ public final class IoUringOptions {
     public static final KconfigOption IO_WQ_RLIMIT_NPROC = KconfigOption.integer("IO_WQ_RLIMIT_NPROC", 2, 1, 4096,
             "RLIMIT_NPROC of the ring's task: io-wq's limit of unbound workers");
 
+    /** Every option of this module. */
     public static KconfigOption[] all() {
         return new KconfigOption[] {IO_URING_PLUG_NOWAIT, URING_READS, IO_URING_ONLINE_CPUS, IO_WQ_RLIMIT_NPROC};
     }

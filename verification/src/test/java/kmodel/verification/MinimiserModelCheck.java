@@ -39,7 +39,7 @@ class MinimiserModelCheck {
     static Scenario<Shared<Integer>[]> window() {
         return Scenario.<Shared<Integer>[]>named("test-window", "a window t2 must not see open")
                 .setup(() -> {
-                    @SuppressWarnings("unchecked")
+                    @SuppressWarnings({"unchecked", "rawtypes"})
                     Shared<Integer>[] v = new Shared[] {new Shared<>("x", 0), new Shared<>("pad", 0)};
                     return v;
                 })

@@ -25,6 +25,8 @@ public abstract class KObject extends Footprinted {
     /** Position in the tracker's list it was registered in, or -1 when created with no runtime installed. */
     int slot = -1;
 
+    // The tracker holds every object from its creation on, as the kernel counts a kref from kref_init().
+    @SuppressWarnings("this-escape")
     protected KObject(String kind, String name) {
         this.kind = kind;
         this.name = name;

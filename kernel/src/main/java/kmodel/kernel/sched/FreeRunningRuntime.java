@@ -346,7 +346,6 @@ public final class FreeRunningRuntime implements Runtime {
         pointObject = obj;
     }
 
-    @Override
     /**
      * Sleeps on the task's own monitor ({@code wait}) until {@link #tryToWakeUp} set it running
      * ({@code notifyAll}): a monitor, not {@code LockSupport.park}, because Lincheck lets a park
@@ -354,6 +353,7 @@ public final class FreeRunningRuntime implements Runtime {
      * {@code textbook-waitqueue}: 300 invocations in 90 s with park, 52 s with the monitor, and its
      * lost wake-up found after 182 invocations with park, 34 with the monitor). JPF handles both.
      */
+    @Override
     public void block() {
         Task me = current();
         if (!(Thread.currentThread() instanceof TaskThread)) {

@@ -37,6 +37,7 @@ public class WaitQueueEntry extends KObject {
     public final ListHead entry = new ListHead(this);
 
     /** An entry named for traces (e.g. "t1.wait"). */
+    @SuppressWarnings("this-escape") // the embedded node points back at its entry, as container_of() does
     public WaitQueueEntry(String name) {
         super("wait_queue_entry", name);
     }

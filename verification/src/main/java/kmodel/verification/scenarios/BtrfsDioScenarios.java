@@ -127,13 +127,6 @@ public final class BtrfsDioScenarios {
     }
 
     /**
-     * {@code btrfs-dio-raid0}: on a RAID0 {@code nodatacow} file, t1 writes 8 KiB directly across
-     * the 64 KiB stripe boundary, reads it back directly, then buffered. Each direct I/O is cut
-     * into two pieces, one per device, whose completions (interrupts, and the end_io workers of the
-     * read) run in any order; every call returns its bytes and both read-backs equal what was
-     * written.
-     */
-    /**
      * {@code btrfs-dio-raid0-write}: a direct write of 8 KiB across the 64 KiB stripe boundary of a
      * RAID0 {@code nodatacow} file: two pieces, one per device, completing in any order; the call
      * returns its bytes, and at the end the devices hold them.
@@ -166,6 +159,13 @@ public final class BtrfsDioScenarios {
                 .build();
     }
 
+    /**
+     * {@code btrfs-dio-raid0}: on a RAID0 {@code nodatacow} file, t1 writes 8 KiB directly across
+     * the 64 KiB stripe boundary, reads it back directly, then buffered. Each direct I/O is cut
+     * into two pieces, one per device, whose completions (interrupts, and the end_io workers of the
+     * read) run in any order; every call returns its bytes and both read-backs equal what was
+     * written.
+     */
     static Scenario<World> raid0WriteRead() {
         return Scenario.<World>named("btrfs-dio-raid0",
                 "RAID0: a direct write, a direct read, each split at a stripe boundary, completions in any order; buffered read-back")

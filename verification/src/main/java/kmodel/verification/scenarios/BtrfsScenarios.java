@@ -87,11 +87,6 @@ public final class BtrfsScenarios {
     }
 
     /**
-     * {@code btrfs-N-readers}: seed 000's t1..t4 picture with N readers: each reads the same
-     * {@code pages}-page file in full with read-ahead of as many pages, racing on
-     * {@code add_to_page_cache_lru()}.
-     */
-    /**
      * The current task's {@code read(2)} of {@code len} bytes at {@code pos} through {@code file}:
      * the bytes read are checked against {@code inode}'s contents, and the result is recorded under
      * the task's name in {@code results} (the scenario's outcome is per task).
@@ -107,6 +102,11 @@ public final class BtrfsScenarios {
         return ret;
     }
 
+    /**
+     * {@code btrfs-N-readers}: seed 000's t1..t4 picture with N readers: each reads the same
+     * {@code pages}-page file in full with read-ahead of as many pages, racing on
+     * {@code add_to_page_cache_lru()}.
+     */
     static Scenario<World> readers(String name, int n, int pages) {
         Scenario.Builder<World> b = Scenario.<World>named(name, n + " readers read the same " + pages
                 + "-page btrfs file with read-ahead (seed 000's t1..t4 race)")

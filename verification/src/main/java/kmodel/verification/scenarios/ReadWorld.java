@@ -28,7 +28,6 @@ import kmodel.mm.PageFlags;
 final class ReadWorld {
     final Bdev bdev;
     final File file;
-    /** One entry per read: the return value as an errno name or a byte count. */
     /**
      * What each task's reads returned, by task name, in the task's own order. Kept per task so
      * the outcome is a function of the end state, not of the order in which independent tasks

@@ -267,12 +267,6 @@ final class UringWorld {
         exit();
     }
 
-    /**
-     * The counters of seed 002's comparison, after the run: SQEs punted to io-wq, io-wq workers
-     * started, callbacks armed ({@code -EIOCBQUEUED}), task_work retries, and the voluntary
-     * context switches of the reading tasks and of io-wq's tasks (the manager and its workers;
-     * interrupts are not tasks that switch).
-     */
     /** {@link #counters()} as numbers: punts, workers, armed, retries, switches. */
     long[] counterValues() {
         long punts = 0;
@@ -296,6 +290,12 @@ final class UringWorld {
         return new long[] {punts, workers, armed, retries, switches};
     }
 
+    /**
+     * The counters of seed 002's comparison, after the run: SQEs punted to io-wq, io-wq workers
+     * started, callbacks armed ({@code -EIOCBQUEUED}), task_work retries, and the voluntary
+     * context switches of the reading tasks and of io-wq's tasks (the manager and its workers;
+     * interrupts are not tasks that switch).
+     */
     String counters() {
         long[] c = counterValues();
         return "punts=" + c[0] + " workers=" + c[1] + " armed=" + c[2] + " retries=" + c[3] + " switches=" + c[4];

@@ -10,6 +10,7 @@ import java.util.List;
 import kmodel.fs.btrfs.BtrfsOptions;
 import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * same way under those forms when the other reader wins the page between the two ranges; its
  * per-form verdicts are checked here on 200 seeded random schedules.
  */
+@Tag("full") // about 27 s: every btrfs scenario under each read-ahead form; the fast tier checks the default form
 class BtrfsFormsCliTest {
     /** The one scenario that fails under seed 000's loops, as the kernel did before v4.3 (see the class notes). */
     private static final String PRE_V43_CORRUPTION = "btrfs-punch-compressed-shared";

@@ -16,6 +16,7 @@ import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -279,6 +280,7 @@ class KmodelCliTest {
      * {@code read-same-page-waitq} (166,972 executions; the test took 31.7 s with it, 20.9 s
      * without, load average 3 to 5) with {@code -Dkmodel.long=true}.
      */
+    @Tag("full") // about 20 s: two whole default checks
     @Test
     void checkTwicePrintsIdenticalOutputApartFromTheTimeLine() {
         String fallsBack = LONG ? "read-same-page-waitq" : "async-page-lock";

@@ -125,6 +125,7 @@ class DocsTest {
         write(root.resolve("docs/a.md"), "# A\n\n## Some section\n\nBack to [the README](../README.md#usage).\n");
         String good = "# kmodel\n\n## Usage\n\nSee [A](docs/a.md#some-section), [X](docs/findings/x.md#what-happens),"
                 + " [findings](docs/findings/), [usage](#usage), [site](https://example.org/none).\n"
+                + " [a link whose text\nspans lines](docs/a.md).\n"
                 + "`[not a link](nowhere.md)`\n```\n[nor this](nowhere.md)\n```\n";
         write(root.resolve("README.md"), good);
         assertEquals(List.of(), brokenLinks(root));
@@ -136,6 +137,8 @@ class DocsTest {
                 brokenLinks(root));
         write(root.resolve("README.md"), good.replace("(#usage)", "(#tests)"));
         assertEquals(List.of("README.md:5: (#tests): no heading with anchor #tests in README.md"), brokenLinks(root));
+        write(root.resolve("README.md"), good.replace("spans lines](docs/a.md)", "spans lines](docs/c.md)"));
+        assertEquals(List.of("README.md:7: (docs/c.md): no such file: docs/c.md"), brokenLinks(root));
         write(root.resolve("README.md"), good);
         write(root.resolve("docs/a.md"), "# A\n\n## Some section\n\nBack to [the README](../README.md#usage-1).\n");
         assertEquals(List.of("docs/a.md:5: (../README.md#usage-1): no heading with anchor #usage-1 in README.md"),

@@ -30,7 +30,7 @@ import org.junit.runners.Parameterized.Parameters;
  * </ul>
  *
  * The budget is a guard against a run that would not end, not a bound of the result: every
- * harness is measured to need far fewer states (README, "Java PathFinder"), and a proof stopped
+ * harness is measured to need far fewer states (docs/three-checkers.md, "Java PathFinder"), and a proof stopped
  * by it fails. ({@code -Dkmodel.jpf.only=REGEX} keeps the labels that match, for a subset.)
  */
 @RunWith(Parameterized.class)

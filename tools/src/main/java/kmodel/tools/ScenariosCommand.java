@@ -26,7 +26,7 @@ final class ScenariosCommand implements Callable<Integer> {
             t.row(s.name(), s.description() + " [finding: fails on purpose; not run by default]");
         }
         for (Scenario<?> s : ScenarioRegistry.large().all()) {
-            t.row(s.name(), s.description() + " [large: not run by default; see README]");
+            t.row(s.name(), s.description() + " [large: not run by default; see docs/scenarios.md]");
         }
         for (Scenario<?> s : ScenarioRegistry.demos().all()) {
             t.row(s.name(), s.description() + " [demo: stops at the step bound on purpose; not run by default]");

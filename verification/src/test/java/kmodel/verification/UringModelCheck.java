@@ -79,8 +79,9 @@ class UringModelCheck {
     /**
      * {@code uring-wq-exit} (large: io-wq torn down while the manager may be creating a worker),
      * complete at bound 0. Not the control of its catalog bug {@code iowq-refs-per-node}, which
-     * bound 0 does not find either: that is {@link #withoutItsCatalogBugIoWqTeardownIsCleanWhereTheBugIsFound}.
-     * 106,104 executions (46 s at load average 21): full tier.
+     * bound 0 does not find either (the bug's scenario passes bound 0 with it switched in): the
+     * control is {@link #withoutItsCatalogBugIoWqTeardownIsCleanWhereTheBugIsFound}. 106,104
+     * executions (46 s at load average 21): full tier.
      */
     @Test
     @Tag("full")
@@ -97,8 +98,7 @@ class UringModelCheck {
      * this was written); without it, the same search is clean for that many executions. Its pass
      * does not finish within the default budget at bound 1 (class comment), so the budget is the
      * bug's own count: a control that cannot find the bug shows nothing. Two searches of 207,170
-     * executions (the test took 122 s at load average 21, with a bound-0 search it no longer runs):
-     * full tier.
+     * executions (90 s at load average 11 to 16): full tier.
      */
     @Test
     @Tag("full")

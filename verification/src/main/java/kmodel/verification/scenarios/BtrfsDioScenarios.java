@@ -96,7 +96,8 @@ public final class BtrfsDioScenarios {
         void directWrite(long pos, int len) {
             IovIter iter = new IovIter(len);
             for (int i = 0; i < len; i++) {
-                iter.buf[i] = (byte) (i * 31 + 7);
+                /* not periodic at any power of two: a piece written from the wrong page differs */
+                iter.buf[i] = (byte) (i * 31 + 7 + i / 251);
             }
             byte[] data = iter.buf.clone();
             long ret = BtrfsFile.btrfsFileWriteIter(new Kiocb(file(), pos, Kiocb.IOCB_DIRECT | Kiocb.IOCB_WRITE), iter);

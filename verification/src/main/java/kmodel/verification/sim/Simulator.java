@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Function;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
+import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.verification.scenarios.SimPrograms;
@@ -27,9 +28,22 @@ public final class Simulator {
     /** A simulation that did not produce figures: the model failed or the run was too big. */
     public static final class SimulationException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        /** The model's violation, or null when the run hit its step bound. */
+        private final transient Violation violation;
 
-        SimulationException(String message) {
+        SimulationException(String message, Violation violation) {
             super(message);
+            this.violation = violation;
+        }
+
+        /** The kind of the model's violation, or null when the run hit its step bound. */
+        public ViolationKind kind() {
+            return violation == null ? null : violation.kind();
+        }
+
+        /** The model's violation, or null when the run hit its step bound. */
+        public Violation violation() {
+            return violation;
         }
     }
 
@@ -56,10 +70,10 @@ public final class Simulator {
                 Violation v = r.violation();
                 if (v != null) {
                     throw new SimulationException("the model failed during the simulation: " + v.kind() + ": "
-                            + v.getMessage());
+                            + v.getMessage(), v);
                 }
                 if (r.stepBound() != null) {
-                    throw new SimulationException("the simulation hit its step bound: " + r.stepBound());
+                    throw new SimulationException("the simulation hit its step bound: " + r.stepBound(), null);
                 }
                 List<SimResult.JobStats> jobs = new ArrayList<>();
                 long first = Long.MAX_VALUE;

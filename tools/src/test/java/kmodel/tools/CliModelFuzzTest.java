@@ -14,14 +14,13 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Every input of the command line, as picocli's model of it lists them ({@link CliModel}): each
- * option and positional parameter of each command gets {@value #FAST_CASES} generated cases
- * (fixed seed; {@value #CASES} in the full tier) and every run must end the way {@link CliOracle}
- * says, a refused value in one line naming the option or the value; one rule reads every value
- * ({@link Values}); and an option added to the model is fuzzed with no list edited.
+ * option and positional parameter of each command gets {@value #CASES} generated cases (fixed
+ * seed) and every run must end the way {@link CliOracle} says, a refused value in one line naming
+ * the option or the value; one rule reads every value ({@link Values}); and an option added to
+ * the model is fuzzed with no list edited.
  */
 class CliModelFuzzTest {
     static final int CASES = 8;
-    static final int FAST_CASES = 2;
     static final long SEED = 60630;
 
     /** What the cases of one input came to. */
@@ -94,19 +93,11 @@ class CliModelFuzzTest {
     }
 
     /**
-     * Every input, {@value #FAST_CASES} cases each (the first a valid value where one is known):
-     * the fast tier's pass over the whole model. One example (jqwik's generators need its
-     * thread), every problem reported at once.
+     * Every input, {@value #CASES} cases each (the first a valid value where one is known). One
+     * example (jqwik's generators need its thread), every problem reported at once.
      */
     @Example
     void everyInputOfEveryCommandEndsCleanly() {
-        everyInput(FAST_CASES);
-    }
-
-    /** The same with {@value #CASES} cases per input (the full tier). */
-    @Example
-    @net.jqwik.api.Tag("full")
-    void everyInputOfEveryCommandEndsCleanlyOnMoreCases() {
         everyInput(CASES);
     }
 

@@ -143,6 +143,8 @@ public final class Kmodel implements Runnable {
         // "@file" arguments would make picocli read any file named on the command line (even
         // /dev/zero, without end): kmodel takes no argument files.
         cmd.setExpandAtFiles(false);
+        // One rule for every value (Values): numbers as ASCII digits, nothing trimmed.
+        Values.register(cmd);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
         return cmd;

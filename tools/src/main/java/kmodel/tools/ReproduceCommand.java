@@ -65,10 +65,16 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "(000), the other scale's figures and the sensitivity table (implies --sensitivity; a few minutes).")
     String report;
 
+    /**
+     * Check the options and stop before the first simulation (set by the command line's fuzzing,
+     * which must not run minutes of simulation per input; not an option).
+     */
+    boolean validateOnly;
+
     @Override
     public Integer call() {
         Reproduction.Scale s;
-        switch (scale) {
+        switch (Values.lower(scale)) { // keywords ignore case (Values)
             case "standard":
                 s = Reproduction.Scale.standard();
                 break;
@@ -94,6 +100,11 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (validateOnly) {
+            out.println("kmodel reproduce: would run at scale " + s.name + " on " + cpus + " CPUs"
+                    + (dir != null ? ", report in " + dir : sensitivity ? ", with the sensitivity runs" : ""));
+            return 0;
+        }
         ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(err) : null;
         java.util.function.Consumer<String> progress = name -> {
             if (line != null) {

@@ -544,14 +544,81 @@ public final class SplitExplorer {
         }
         SplitRun.Settings st = first.settings();
         SplitRun all = new SplitRun(st, 0, 1);
-        Merged m = merge(st, (bound, before) -> combine(byIndex, all, bound));
         all.nanos(nanos);
         final long total = nanos;
         return DeterministicRuntime.callOnRuntimeThread(() -> {
             try (DeterministicRuntime rt = new DeterministicRuntime()) {
+                Merged m = merge(st, (bound, before) -> checkUnits(rt, scenario, config, st, combine(byIndex, all, bound),
+                        n));
                 return finish(rt, scenario, config, st, m, all, verbose, Minimiser.DEFAULT_BUDGET, total);
             }
         });
+    }
+
+    /**
+     * Most executions {@link #checkUnits} re-runs of one unit to check what it claims: a claim
+     * beyond that is checked that far (its first executions exist), not to its end.
+     */
+    public static final long CHECK_PER_UNIT = 256;
+
+    /**
+     * What the shard files claim about {@code level}, checked against the scenario on {@code rt}:
+     * the level has the units this search derives ({@link #units}, a few probe executions), each
+     * with its prefix (a prefix from another scenario or search is refused); and each unit's
+     * executions fit its prefix: its subtree, re-explored for up to {@link #CHECK_PER_UNIT}
+     * executions, has no fewer executions than the unit claims, no violation before its claimed
+     * last, and, when the unit claims to have finished, no more. Throws {@link InconsistentShards}
+     * naming the shard that holds the unit.
+     */
+    static SplitRun.Level checkUnits(DeterministicRuntime rt, Scenario<?> scenario, Kconfig config,
+            SplitRun.Settings st, SplitRun.Level level, int shardCount) {
+        int bound = level.bound();
+        Program program = scenario.program();
+        List<int[]> expected = units(rt, program, config, st.steps, bound, st.unitTarget(bound));
+        if (expected.size() != level.unitCount()) {
+            throw new InconsistentShards(0, "level " + levelName(bound) + " has " + level.unitCount()
+                    + " units, but this search of " + scenario.name() + " has " + expected.size());
+        }
+        for (int u = 0; u < level.unitCount(); u++) {
+            UnitResult r = level.unit(u);
+            String where = "unit " + u + " of level " + levelName(bound);
+            if (!Arrays.equals(expected.get(u), r.prefix())) {
+                throw new InconsistentShards(u % shardCount, where + " has the prefix " + Arrays.toString(r.prefix())
+                        + ", but this search of " + scenario.name() + " starts that unit with "
+                        + Arrays.toString(expected.get(u)) + " (a prefix from another scenario or search)");
+            }
+            long claimed = r.executions();
+            long limit = Math.min(claimed + 1, CHECK_PER_UNIT);
+            ExplorationStrategy s = strategy(st, bound, r.prefix());
+            long n = 0;
+            boolean more = claimed > 0;
+            while (more && n < limit) {
+                ExecutionResult x = rt.execute(program, s, config, st.steps, false, false);
+                n++;
+                rethrowHarnessErrors(x);
+                if ((x.violation() != null || x.stepBound() != null) && s instanceof DporStrategy) {
+                    ((DporStrategy) s).executionCut();
+                }
+                if (x.violation() != null) {
+                    if (n < claimed) {
+                        throw new InconsistentShards(u % shardCount, where + " claims " + claimed
+                                + " executions, but its prefix stops at a violation in execution " + (n - 1));
+                    }
+                    more = false;
+                    break;
+                }
+                more = s.advance();
+            }
+            if (!more && n < claimed) {
+                throw new InconsistentShards(u % shardCount, where + " claims " + claimed
+                        + " executions, more than its prefix allows (" + n + ")");
+            }
+            if (r.finished() && n > claimed) {
+                throw new InconsistentShards(u % shardCount, where + " claims it finished after " + claimed
+                        + " executions, but its prefix has more");
+            }
+        }
+        return level;
     }
 
     /** Level {@code bound} from every shard's part; each unit from the shard that owns it. */

@@ -1,7 +1,7 @@
 package kmodel.tools;
 
 import java.util.concurrent.Callable;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

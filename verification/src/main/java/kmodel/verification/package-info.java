@@ -1,8 +1,8 @@
 /**
  * The {@code verification} module ({@code tools/testing} in spirit): scenarios
- * ({@link kmodel.verification.Scenario}, {@link kmodel.verification.ScenarioRegistry}), the
- * explorer ({@link kmodel.verification.ModelCheck} over the strategies in
- * {@link kmodel.verification.explore}), the bug catalog ({@link kmodel.verification.catalog}),
+ * ({@link kmodel.verification.world.Scenario}, {@link kmodel.verification.ScenarioRegistry}), the
+ * explorer ({@link kmodel.explorer.ModelCheck} over the strategies in
+ * {@link kmodel.explorer.search}), the bug catalog ({@link kmodel.verification.catalog}),
  * counterexample diagrams and replay tokens ({@link kmodel.verification.trace}).
  *
  * <h2>Limitations</h2>

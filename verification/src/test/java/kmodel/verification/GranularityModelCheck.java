@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import java.util.TreeSet;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.atomic.FlagsWord;
 import kmodel.kernel.sched.CallbackHead;
 import kmodel.kernel.sched.Sched;
 import kmodel.kernel.sched.Task;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

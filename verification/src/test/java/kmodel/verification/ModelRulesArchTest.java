@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import kmodel.explorer.CheckResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -160,7 +161,7 @@ class ModelRulesArchTest {
     static final Rule NO_STRING_JOIN = new Rule("no String.join", scope -> noClasses().that(scope)
             .should().callMethod(String.class, "join", CharSequence.class, Iterable.class)
             .orShould().callMethod(String.class, "join", CharSequence.class, CharSequence[].class)
-            .because("JPF fails on String.join (DESIGN.md): join by hand (kmodel.verification.scenarios.Texts)"));
+            .because("JPF fails on String.join (DESIGN.md): join by hand (kmodel.sim.world.Texts)"));
 
     static final Rule NO_FOUR_ARGUMENT_THROWABLE = new Rule("no four-argument Throwable constructor",
             scope -> noClasses().that(scope)
@@ -186,9 +187,9 @@ class ModelRulesArchTest {
      */
     static final DescribedPredicate<JavaClass> HARNESS_RUNTIME = DescribedPredicate.describe(
             "the harnesses' run-time classes (kmodel.verification.harness.., kmodel.verification.scenarios.., "
-                    + "kmodel.verification.Scenario*, kmodel.kernel.sched.FreeRunningRuntime*)",
+                    + "kmodel.verification.world.Scenario*, kmodel.kernel.sched.FreeRunningRuntime*)",
             c -> resideInAnyPackage("kmodel.verification.harness..", "kmodel.verification.scenarios..").test(c)
-                    || nameStartingWith("kmodel.verification.Scenario").test(c)
+                    || nameStartingWith("kmodel.verification.world.Scenario").test(c)
                     || nameStartingWith("kmodel.kernel.sched.FreeRunningRuntime").test(c));
 
     /**
@@ -326,13 +327,13 @@ class ModelRulesArchTest {
             }
         }
         for (String n : List.of("kmodel.verification.harness.Harness", "kmodel.verification.harness.Harnesses",
-                "kmodel.verification.harness.FreeRun", "kmodel.verification.Scenario",
-                "kmodel.verification.Scenario$Builder", "kmodel.verification.ScenarioRegistry",
+                "kmodel.verification.harness.FreeRun", "kmodel.verification.world.Scenario",
+                "kmodel.verification.world.Scenario$Builder", "kmodel.verification.ScenarioRegistry",
                 "kmodel.verification.scenarios.PageLockScenarios", "kmodel.verification.scenarios.TextbookScenarios",
                 "kmodel.kernel.sched.FreeRunningRuntime")) {
             assertTrue(scope.contains(n), () -> n + " in " + scope);
         }
-        for (String n : List.of("kmodel.verification.catalog.BugCatalog", "kmodel.verification.ModelCheck",
+        for (String n : List.of("kmodel.verification.catalog.BugCatalog", "kmodel.explorer.ModelCheck",
                 "kmodel.kernel.sched.DeterministicRuntime")) {
             assertFalse(scope.contains(n), n);
         }

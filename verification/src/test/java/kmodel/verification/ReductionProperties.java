@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.atomic.Shared;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.Footprinted;
+import kmodel.verification.world.Scenario;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;

@@ -3,6 +3,8 @@ package kmodel.verification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.ViolationKind;
 import kmodel.iouring.IoUringOptions;
 import kmodel.kernel.Kconfig;

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import kmodel.verification.sim.CostModel;
-import kmodel.verification.sim.Reproduction;
+import kmodel.sim.CostModel;
+import kmodel.sim.Reproduction;
 
 /**
  * The sensitivity table of {@code ./kmodel reproduce}: each constant of the cost model

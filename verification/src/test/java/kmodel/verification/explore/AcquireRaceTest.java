@@ -1,4 +1,4 @@
-package kmodel.verification.explore;
+package kmodel.explorer.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,8 +12,8 @@ import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Footprinted;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.Scenario;
+import kmodel.explorer.ModelCheck;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Test;
 
 /**

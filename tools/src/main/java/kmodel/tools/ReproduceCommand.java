@@ -14,7 +14,7 @@ import kmodel.sim.CostModel;
 import kmodel.sim.Reproduction;
 import kmodel.sim.Simulator;
 import kmodel.tools.report.ReproduceReport;
-import kmodel.tools.report.Sensitivity;
+import kmodel.sim.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -15,6 +15,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import kmodel.sim.CostModel;
 import kmodel.sim.Reproduction;
+import kmodel.sim.Sensitivity;
 import kmodel.sim.SimResult;
 import org.jfree.chart.JFreeChart;
 import org.jfree.data.category.DefaultCategoryDataset;

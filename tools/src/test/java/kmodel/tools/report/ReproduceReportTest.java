@@ -17,6 +17,7 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import kmodel.sim.CostModel;
 import kmodel.sim.Reproduction;
+import kmodel.sim.Sensitivity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,12 +1,10 @@
-package kmodel.tools.report;
+package kmodel.sim;
 
 import com.google.common.collect.ImmutableList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import kmodel.sim.CostModel;
-import kmodel.sim.Reproduction;
 
 /**
  * The sensitivity table of {@code ./kmodel reproduce}: each constant of the cost model
@@ -142,7 +140,7 @@ public final class Sensitivity {
     }
 
     /** {@code 0.5} or {@code 2}: a factor as the table prints it. */
-    static String factor(double f) {
+    public static String factor(double f) {
         return f == Math.rint(f) ? String.format(Locale.ROOT, "%d", (long) f) : String.format(Locale.ROOT, "%s", f);
     }
 }

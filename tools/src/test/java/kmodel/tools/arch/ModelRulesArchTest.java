@@ -1,4 +1,4 @@
-package kmodel.verification;
+package kmodel.tools.arch;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  * Keeps the model modules ({@code kernel} .. {@code io-uring}) in the JPF-safe subset of
  * DESIGN.md: no records, no streams, no {@code java.util.concurrent} beyond
  * {@code AtomicInteger} and {@code LockSupport}, no Guava, no {@code java.util.function}, no
- * dependency on the verification or tools modules; and, from the model-module rules every
+ * dependency on the explorer, sim, verification or tools modules; and, from the model-module rules every
  * helper follows, no catching of {@code Throwable}/{@code Error}/{@code Exception}/
  * {@code RuntimeException}/{@code Violation} (which would swallow a violation or the runtime's
  * abort) and no static mutable state (which survives from one execution to the next and breaks
@@ -58,12 +58,17 @@ import org.junit.jupiter.api.Test;
  * that run side by side bind their threads through a final {@code ThreadLocal}).
  *
  * <p>The free-running harnesses ({@code kmodel.verification.harness}) run under Java PathFinder,
- * and with them everything they load: {@code Scenario}, {@code ScenarioRegistry}, the scenarios
- * and {@code FreeRunningRuntime} ({@link #HARNESS_RUNTIME}). Those keep to the JPF-safe rules
+ * and with them everything they load: {@code Scenario} and {@code ScenarioSet}
+ * ({@code kmodel.verification.world}), the scenarios, the worlds they share with the simulation
+ * ({@code kmodel.sim.world}), the explorer's {@code CheckTarget} (an interface {@code Scenario}
+ * implements) and {@code FreeRunningRuntime} ({@link #HARNESS_RUNTIME}). Those keep to the JPF-safe rules
  * too ({@link #HARNESS_RULES}: no records, streams, Guava, {@code java.util.concurrent} beyond
  * the two, static mutable state or {@code String.join}), and load nothing of the explorer, the
  * bug catalog or the deterministic runtime; lambdas and {@code java.util.function} are allowed
  * there. {@code String.join} is also kept out of the model.
+ *
+ * <p>It lives in {@code tools}, the one module whose test classpath holds every module, beside
+ * {@link LayersArchTest}.
  *
  * <p>A rule that cannot fail proves nothing (and an importer pointed at the wrong classpath
  * finds nothing): each rule is also evaluated against a test-only canary class that breaks it
@@ -139,10 +144,12 @@ class ModelRulesArchTest {
             .should().dependOnClassesThat().resideInAPackage("java.util.function..")
             .because("model code is straight kernel-style Java; functional plumbing belongs to the runtime and the verifier"));
 
-    static final Rule NO_UPWARD_DEPENDENCY = new Rule("no dependency on verification or tools",
+    static final Rule NO_UPWARD_DEPENDENCY = new Rule("no dependency on explorer, sim, verification or tools",
             scope -> noClasses().that(scope)
-                    .should().dependOnClassesThat().resideInAnyPackage("kmodel.verification..", "kmodel.tools..")
-                    .because("dependencies point one way: kernel <- ... <- io-uring <- verification <- tools"));
+                    .should().dependOnClassesThat().resideInAnyPackage("kmodel.explorer..", "kmodel.sim..",
+                            "kmodel.verification..", "kmodel.tools..")
+                    .because("dependencies point one way: kernel <- ... <- io-uring <- sim, verification <- tools; "
+                            + "kernel <- explorer <- verification"));
 
     static final Rule NO_SWALLOWING_CATCH = new Rule("no catching Throwable, Error, Exception, RuntimeException or Violation",
             scope -> noClasses().that(scope)
@@ -181,15 +188,19 @@ class ModelRulesArchTest {
 
     /**
      * What the free-running harnesses load at run time, besides the model: the harness package,
-     * {@code Scenario} and {@code ScenarioRegistry}, the scenarios, and the free-running runtime.
+     * {@code Scenario} and {@code ScenarioSet}, the scenarios, the worlds of {@code kmodel.sim.world},
+     * the explorer's {@code CheckTarget} (loaded as {@code Scenario}'s interface), and the
+     * free-running runtime.
      * JPF runs all of it, so it keeps to the JPF-safe subset too ({@link #HARNESS_RULES}), except
      * that lambdas and {@code java.util.function} are allowed (JPF handles them).
      */
     static final DescribedPredicate<JavaClass> HARNESS_RUNTIME = DescribedPredicate.describe(
             "the harnesses' run-time classes (kmodel.verification.harness.., kmodel.verification.scenarios.., "
-                    + "kmodel.verification.world.Scenario*, kmodel.kernel.sched.FreeRunningRuntime*)",
-            c -> resideInAnyPackage("kmodel.verification.harness..", "kmodel.verification.scenarios..").test(c)
-                    || nameStartingWith("kmodel.verification.world.Scenario").test(c)
+                    + "kmodel.verification.world.., kmodel.sim.world.., kmodel.explorer.CheckTarget, "
+                    + "kmodel.kernel.sched.FreeRunningRuntime*)",
+            c -> resideInAnyPackage("kmodel.verification.harness..", "kmodel.verification.scenarios..",
+                    "kmodel.verification.world..", "kmodel.sim.world..").test(c)
+                    || c.getName().equals("kmodel.explorer.CheckTarget")
                     || nameStartingWith("kmodel.kernel.sched.FreeRunningRuntime").test(c));
 
     /**
@@ -199,8 +210,10 @@ class ModelRulesArchTest {
     static final Rule NO_EXPLORER = new Rule("no explorer, catalog or deterministic runtime",
             scope -> noClasses().that(scope)
                     .should().dependOnClassesThat(DescribedPredicate.describe(
-                            "verification classes outside the harnesses' run-time classes, tools, or DeterministicRuntime",
-                            (JavaClass c) -> (resideInAnyPackage("kmodel.verification..", "kmodel.tools..").test(c)
+                            "explorer, sim, verification or tools classes outside the harnesses' run-time classes, "
+                                    + "or DeterministicRuntime",
+                            (JavaClass c) -> (resideInAnyPackage("kmodel.explorer..", "kmodel.sim..",
+                                    "kmodel.verification..", "kmodel.tools..").test(c)
                                     && !HARNESS_RUNTIME.test(c))
                                     || nameStartingWith("kmodel.kernel.sched.DeterministicRuntime").test(c)))
                     .because("JPF runs the harnesses: the catalog uses Guava, the explorer and the deterministic "
@@ -328,12 +341,15 @@ class ModelRulesArchTest {
         }
         for (String n : List.of("kmodel.verification.harness.Harness", "kmodel.verification.harness.Harnesses",
                 "kmodel.verification.harness.FreeRun", "kmodel.verification.world.Scenario",
-                "kmodel.verification.world.Scenario$Builder", "kmodel.verification.ScenarioRegistry",
+                "kmodel.verification.world.Scenario$Builder", "kmodel.verification.world.ScenarioSet",
                 "kmodel.verification.scenarios.PageLockScenarios", "kmodel.verification.scenarios.TextbookScenarios",
+                "kmodel.sim.world.AsyncRetry", "kmodel.sim.world.Texts", "kmodel.explorer.CheckTarget",
                 "kmodel.kernel.sched.FreeRunningRuntime")) {
             assertTrue(scope.contains(n), () -> n + " in " + scope);
         }
         for (String n : List.of("kmodel.verification.catalog.BugCatalog", "kmodel.explorer.ModelCheck",
+                "kmodel.explorer.Targets", "kmodel.verification.ScenarioRegistry", "kmodel.verification.KconfigTable",
+                "kmodel.sim.Simulator",
                 "kmodel.kernel.sched.DeterministicRuntime")) {
             assertFalse(scope.contains(n), n);
         }

@@ -47,7 +47,7 @@ public final class ReproduceReport {
     public static final String THROUGHPUT = "throughput-vs-jobs-000.png";
 
     /** Where the cost model's sources are written down. */
-    static final String COST_MODEL_SOURCE = "verification/src/main/java/kmodel/verification/sim/CostModel.java";
+    static final String COST_MODEL_SOURCE = "sim/src/main/java/kmodel/sim/CostModel.java";
 
     /** The job counts of the throughput chart; 4 is the seed's own run ({@code 000/vanilla}). */
     static final ImmutableList<Integer> JOBS = ImmutableList.of(1, 2, 4, 8);

@@ -1,15 +1,12 @@
-package kmodel.verification;
+package kmodel.explorer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import kmodel.explorer.CheckResult;
-import kmodel.explorer.ModelCheck;
 import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.sched.Sched;
-import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -24,8 +21,8 @@ class StepBoundModelCheck {
         final AtomicT flag = new AtomicT("flag", 0);
     }
 
-    static Scenario<World> spinner() {
-        return Scenario.<World>named("spin", "a task polls a flag nobody sets")
+    static TestTarget<World> spinner() {
+        return TestTarget.<World>named("spin", "a task polls a flag nobody sets")
                 .setup(World::new)
                 .task("poller", w -> {
                     while (w.flag.read() == 0) {
@@ -37,7 +34,7 @@ class StepBoundModelCheck {
 
     @Test
     void aSpinThatNeverEndsHitsTheStepBoundWithTheSpinnerNamed() {
-        Scenario<World> spin = spinner();
+        TestTarget<World> spin = spinner();
         CheckResult r = ModelCheck.exhaustive(spin).preemptions(0).steps(500).run();
         assertNull(r.violation(), r::summaryLine);
         assertEquals(1, r.stepBoundHits());

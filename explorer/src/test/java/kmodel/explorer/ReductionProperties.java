@@ -1,18 +1,15 @@
-package kmodel.verification;
+package kmodel.explorer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import kmodel.explorer.CheckResult;
-import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
 import kmodel.kernel.atomic.Shared;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.Footprinted;
-import kmodel.verification.world.Scenario;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -133,8 +130,8 @@ class ReductionProperties {
         }
     }
 
-    static Scenario<World> program(List<List<Op>> tasks) {
-        return Scenario.<World>named("generated " + tasks, "a generated program")
+    static TestTarget<World> program(List<List<Op>> tasks) {
+        return TestTarget.<World>named("generated " + tasks, "a generated program")
                 .setup(() -> new World(tasks.size()))
                 .tasks((w, spawn) -> {
                     for (int i = 0; i < tasks.size(); i++) {
@@ -155,7 +152,7 @@ class ReductionProperties {
 
     @Property(tries = 40, seed = "20261201")
     void theReducedSearchReachesExactlyThePlainSearchsEndStates(@ForAll("programs") List<List<Op>> tasks) {
-        Scenario<World> s = program(tasks);
+        TestTarget<World> s = program(tasks);
         CheckResult plain = ModelCheck.exhaustive(s).preemptions(ModelCheck.UNBOUNDED).reduction(false).run();
         CheckResult reduced = ModelCheck.exhaustive(s).preemptions(ModelCheck.UNBOUNDED).run();
         assertTrue(plain.passed() && plain.complete(), plain::summaryLine);
@@ -168,7 +165,7 @@ class ReductionProperties {
     @Example
     void aSearchBlindToDependenceMissesEndStates() {
         List<List<Op>> tasks = List.of(List.of(new Op(1, 0, 1)), List.of(new Op(0, 0, 0)));
-        Scenario<World> s = program(tasks);
+        TestTarget<World> s = program(tasks);
         CheckResult plain = ModelCheck.exhaustive(s).preemptions(ModelCheck.UNBOUNDED).reduction(false).run();
         CheckResult blind = ModelCheck.exhaustive(s).preemptions(ModelCheck.UNBOUNDED).blindReductionForTesting().run();
         CheckResult reduced = ModelCheck.exhaustive(s).preemptions(ModelCheck.UNBOUNDED).run();

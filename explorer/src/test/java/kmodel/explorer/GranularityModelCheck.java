@@ -1,4 +1,4 @@
-package kmodel.verification;
+package kmodel.explorer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import java.util.TreeSet;
-import kmodel.explorer.CheckResult;
-import kmodel.explorer.ModelCheck;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.atomic.FlagsWord;
 import kmodel.kernel.sched.CallbackHead;
 import kmodel.kernel.sched.Sched;
 import kmodel.kernel.sched.Task;
-import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -104,7 +101,7 @@ class GranularityModelCheck {
     }
 
     private static Set<String> outcomes(Read read) {
-        Scenario<World> s = Scenario.<World>named("split-" + read.name().toLowerCase(), "a read racing a writer")
+        TestTarget<World> s = TestTarget.<World>named("split-" + read.name().toLowerCase(), "a read racing a writer")
                 .setup(World::new)
                 .tasks((w, sc) -> {
                     w.reader = sc.task("reader", () -> w.reader(read));

@@ -13,7 +13,7 @@ import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Footprinted;
 import kmodel.explorer.ModelCheck;
-import kmodel.verification.world.Scenario;
+import kmodel.explorer.TestTarget;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,8 +60,8 @@ class AcquireRaceTest {
         }
     }
 
-    static Scenario<World> scenario() {
-        return Scenario.<World>named("acquire-race", "a lookup racing an insertion under one lock")
+    static TestTarget<World> scenario() {
+        return TestTarget.<World>named("acquire-race", "a lookup racing an insertion under one lock")
                 .setup(World::new)
                 .tasks((w, sc) -> {
                     sc.task("inserter", w::inserter);
@@ -72,7 +72,7 @@ class AcquireRaceTest {
     }
 
     private static Set<String> outcomes(ExplorationStrategy strategy) {
-        Scenario<World> s = scenario();
+        TestTarget<World> s = scenario();
         return DeterministicRuntime.callOnRuntimeThread(() -> {
             Set<String> out = new TreeSet<>();
             try (DeterministicRuntime rt = new DeterministicRuntime()) {

@@ -2,9 +2,9 @@ package kmodel.explorer;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.Locale;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;

@@ -2,18 +2,12 @@ package kmodel.explorer;
 
 import com.google.common.base.Ticker;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import kmodel.kernel.Kconfig;
-import kmodel.kernel.Violation;
-import kmodel.kernel.sched.DeterministicRuntime;
-import kmodel.kernel.sched.ExecutionResult;
-import kmodel.kernel.sched.Program;
-import kmodel.kernel.sched.TraceEvent;
 import kmodel.explorer.search.DfsStrategy;
 import kmodel.explorer.search.DporStrategy;
 import kmodel.explorer.search.ExplorationStrategy;
@@ -26,6 +20,12 @@ import kmodel.explorer.search.ReplayStrategy;
 import kmodel.explorer.search.Schedule;
 import kmodel.explorer.trace.Diagram;
 import kmodel.explorer.trace.ReplayToken;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.Violation;
+import kmodel.kernel.sched.DeterministicRuntime;
+import kmodel.kernel.sched.ExecutionResult;
+import kmodel.kernel.sched.Program;
+import kmodel.kernel.sched.TraceEvent;
 
 /**
  * The JUnit-friendly entry point:

@@ -8,12 +8,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import kmodel.kernel.Kconfig;
-import kmodel.kernel.Violation;
-import kmodel.kernel.sched.DeterministicRuntime;
-import kmodel.kernel.sched.ExecutionResult;
-import kmodel.kernel.sched.Program;
-import kmodel.kernel.sched.TraceEvent;
 import kmodel.explorer.search.DfsStrategy;
 import kmodel.explorer.search.DporStrategy;
 import kmodel.explorer.search.ExplorationStrategy;
@@ -25,6 +19,12 @@ import kmodel.explorer.search.Schedule;
 import kmodel.explorer.search.UnitProbe;
 import kmodel.explorer.trace.Diagram;
 import kmodel.explorer.trace.ReplayToken;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.Violation;
+import kmodel.kernel.sched.DeterministicRuntime;
+import kmodel.kernel.sched.ExecutionResult;
+import kmodel.kernel.sched.Program;
+import kmodel.kernel.sched.TraceEvent;
 
 /**
  * Exhaustive search split into <em>units</em> that can run side by side ({@code --jobs N}) or on

@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import kmodel.explorer.search.Schedule;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
-import kmodel.explorer.search.Schedule;
 
 /**
  * What the search of one unit of a split exploration saw ({@link SplitExplorer}), in execution

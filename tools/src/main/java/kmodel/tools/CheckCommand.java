@@ -10,17 +10,17 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import kmodel.explorer.CheckPool;
-import kmodel.kernel.Kconfig;
 import kmodel.explorer.CheckResult;
-import kmodel.verification.KconfigTable;
 import kmodel.explorer.ModelCheck;
-import kmodel.verification.world.Scenario;
+import kmodel.kernel.Kconfig;
+import kmodel.verification.KconfigTable;
 import kmodel.verification.ScenarioRegistry;
-import picocli.CommandLine;
+import kmodel.verification.world.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel check}: explores every registered scenario (or the named ones) on one

@@ -21,11 +21,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import kmodel.kernel.ViolationKind;
 import kmodel.explorer.CheckResult;
 import kmodel.explorer.ModelCheck;
 import kmodel.explorer.SplitRun;
 import kmodel.explorer.UnitResult;
+import kmodel.kernel.ViolationKind;
 import kmodel.verification.ScenarioRegistry;
 
 /**

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import kmodel.explorer.search.NondeterminismException;
 import kmodel.explorer.search.ReplayMismatchException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm},

@@ -4,14 +4,14 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import kmodel.explorer.ModelCheck;
-import kmodel.verification.ScenarioRegistry;
 import kmodel.explorer.trace.ReplayToken;
-import picocli.CommandLine;
+import kmodel.verification.ScenarioRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel replay TOKEN}: re-runs the schedule a failed check printed and draws the same

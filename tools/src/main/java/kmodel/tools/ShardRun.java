@@ -12,12 +12,12 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import kmodel.kernel.Kconfig;
 import kmodel.explorer.CheckPool;
 import kmodel.explorer.CheckResult;
 import kmodel.explorer.ModelCheck;
-import kmodel.verification.world.Scenario;
 import kmodel.explorer.SplitRun;
+import kmodel.kernel.Kconfig;
+import kmodel.verification.world.Scenario;
 
 /**
  * How {@code kmodel check} runs its scenarios on a {@link CheckPool}: every scenario's check

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import java.util.TreeSet;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.TestTarget;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.Shared;
@@ -12,8 +14,6 @@ import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Footprinted;
-import kmodel.explorer.ModelCheck;
-import kmodel.explorer.TestTarget;
 import org.junit.jupiter.api.Test;
 
 /**

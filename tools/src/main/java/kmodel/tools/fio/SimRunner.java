@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Locale;
 import kmodel.fs.btrfs.BtrfsVolume;
 import kmodel.kernel.Kconfig;
-import kmodel.sim.SimPrograms;
 import kmodel.sim.CostModel;
 import kmodel.sim.DeviceProfile;
 import kmodel.sim.Reproduction;
+import kmodel.sim.SimPrograms;
 import kmodel.sim.SimResult;
 import kmodel.sim.Simulator;
 

@@ -5,10 +5,10 @@ import kmodel.kernel.KconfigOption;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.FreeRunningRuntime;
-import kmodel.verification.world.Scenario;
-import kmodel.verification.world.ScenarioSet;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * One free-running harness: a registered scenario under one base configuration, and the catalog

@@ -9,18 +9,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import kmodel.verification.CheckPool;
+import kmodel.explorer.CheckPool;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
-import picocli.CommandLine;
+import kmodel.verification.world.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel check}: explores every registered scenario (or the named ones) on one
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * and, last, a {@code time:} line (wall time; the only line that differs between two runs).
  *
  * <p>Scenarios run side by side on {@code --jobs N} threads, and each exhaustive search is split
- * into units ({@link kmodel.verification.SplitExplorer}) that run side by side too; the lines do
+ * into units ({@link kmodel.explorer.SplitExplorer}) that run side by side too; the lines do
  * not depend on N. {@code --shard I/N --json FILE} explores one shard of every search and writes
  * it, for {@code kmodel merge} ({@link ShardRun}).
  */

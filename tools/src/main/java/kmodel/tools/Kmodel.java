@@ -3,14 +3,14 @@ package kmodel.tools;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import kmodel.verification.explore.NondeterminismException;
-import kmodel.verification.explore.ReplayMismatchException;
-import picocli.CommandLine;
+import kmodel.explorer.search.NondeterminismException;
+import kmodel.explorer.search.ReplayMismatchException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm},

@@ -10,11 +10,11 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import kmodel.verification.sim.CostModel;
-import kmodel.verification.sim.Reproduction;
-import kmodel.verification.sim.Simulator;
+import kmodel.sim.CostModel;
+import kmodel.sim.Reproduction;
+import kmodel.sim.Sensitivity;
+import kmodel.sim.Simulator;
 import kmodel.tools.report.ReproduceReport;
-import kmodel.tools.report.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -155,7 +155,7 @@ final class ReproduceCommand implements Callable<Integer> {
      */
     static void print(PrintWriter out, Reproduction r, Sensitivity sens) {
         out.println("kmodel reproduce: SIMULATED figures (virtual time on the model, cost model "
-                + "kmodel.verification.sim.CostModel, " + r.cpus + " CPUs), beside the seeds' published measurements");
+                + "kmodel.sim.CostModel, " + r.cpus + " CPUs), beside the seeds' published measurements");
         out.println("scale " + r.scale);
         out.println();
         Table t = sens == null ? new Table("SEED", "FIGURE", "PUBLISHED", "CHANGE", "MODEL", "CHANGE", "DIRECTION")

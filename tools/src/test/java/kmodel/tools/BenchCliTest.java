@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import kmodel.verification.ModelCheck;
+import kmodel.explorer.ModelCheck;
 import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
@@ -88,7 +88,8 @@ class BenchCliTest {
         Map<String, List<String>> counts = Map.of(
                 "textbook-double-put", List.of("1", "1"),
                 "textbook-forgotten-put", List.of("5", "1,165"),
-                "textbook-sleep-holding-spinlock", List.of("1", "1"));
+                "textbook-sleep-holding-spinlock", List.of("1", "1"),
+                "bio-trim-relies-on-bi-vcnt", List.of("1", "1"));
         assertEquals(counts.keySet(), bugs.stream().map(CatalogBug::id).collect(java.util.stream.Collectors.toSet()));
         int row = 7;
         for (CatalogBug b : bugs) {

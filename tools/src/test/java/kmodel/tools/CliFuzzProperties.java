@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import kmodel.tools.CliSurfaces.Surface;
-import kmodel.verification.trace.ReplayToken;
+import kmodel.explorer.trace.ReplayToken;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;

@@ -64,7 +64,7 @@ final class CliRun {
     }
 
     /** A factory that makes {@code replay} with {@code decoder} and every other command as usual. */
-    static CommandLine.IFactory withDecoder(java.util.function.Function<String, kmodel.verification.trace.ReplayToken> decoder) {
+    static CommandLine.IFactory withDecoder(java.util.function.Function<String, kmodel.explorer.trace.ReplayToken> decoder) {
         return new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {

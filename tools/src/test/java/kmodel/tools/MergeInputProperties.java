@@ -250,7 +250,7 @@ class MergeInputProperties {
                 List<JsonObject> small = new ArrayList<>();
                 for (JsonObject u : units) {
                     if (u.get("finished").getAsBoolean() && u.get("executions").getAsLong() + amount
-                            < kmodel.verification.SplitExplorer.CHECK_PER_UNIT) {
+                            < kmodel.explorer.SplitExplorer.CHECK_PER_UNIT) {
                         small.add(u);
                     }
                 }

@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.iouring.IoUringBugs;
-import kmodel.kernel.ViolationKind;
 import kmodel.iouring.IoUringOptions;
 import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
 import kmodel.mm.MmOptions;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

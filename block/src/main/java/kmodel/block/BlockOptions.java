@@ -35,7 +35,7 @@ public final class BlockOptions {
             "tag wait queues per sbitmap_queue, 1, 2, 4 or 8 (kernel: 8); wake_batch = clamp(depth / this, 1, 8)");
 
     /**
-     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared", v6.10), not in
+     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared", v6.11-rc1), not in
      * v5.10 (default n): {@code sbitmap_deferred_clear()} with nothing in {@code cleared} tells
      * the allocator to retry the word if it has a free bit, instead of giving up on it. Without
      * it a tag waiter can sleep next to a free tag that a concurrent allocator just moved back,
@@ -44,7 +44,7 @@ public final class BlockOptions {
      * {@link SbitmapQueue#sbitmapDeferredClear}.
      */
     public static final KconfigOption SBITMAP_CLEARED_RACE_FIX = KconfigOption.bool("SBITMAP_CLEARED_RACE_FIX", false,
-            "72d04bdcf3f7 (v6.10): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
+            "72d04bdcf3f7 (v6.11-rc1): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
 
     /** Every option of this module. */
     public static KconfigOption[] all() {

@@ -20,6 +20,9 @@ public final class BlockOptions {
      * based way of signaling forced no-wait semantics", used by io_uring) (KERNEL-NOTES A.10).
      * ({@link BlkPlug}). Read through
      * {@link BlkTypes#reqRahead()}.
+     *
+     * <p>Every kernel profile but {@code seed-002} sets n ({@code kmodel.verification.Profiles});
+     * the declared y applies only without a profile (replay tokens from before profiles, tests).
      */
     public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,
             "seed 002 patch 01: REQ_RAHEAD implies REQ_NOWAIT (n: merged v5.9 form, REQ_RAHEAD alone)");

@@ -21,8 +21,9 @@ import kmodel.iouring.IoUringBugs;
  *
  * <p>Options that are not kernel code but the size of a world (the wait-table size, the sbitmap
  * wait queues, the io-wq limits, the workload's system call) or a fault injected into it (the
- * btrfs allocation failures) have the same value in every profile. What a profile cannot make
- * faithful is listed in the README ("Kernel profiles").
+ * btrfs allocation failures) have the same value in every profile. A profile switches only the
+ * forms the options cover: all other code is the model's v5.10.13 code in every profile. What a
+ * profile cannot make faithful is listed in the README ("Kernel profiles").
  *
  * <p>Version facts, and how each was checked (stored stable-review mails and pull requests):
  * b1b6b5a30dce ("kernel/io_uring: cancel io_uring before task works", v5.11-rc2) is

@@ -9,7 +9,8 @@
 #                  and the locker still sleeps in D state.
 #   no-kill        the same without SIGKILL: the locker must get the lock.
 #   no-delay       the same with no delay: how often the race is hit naturally in km.tries tries.
-#   other-fn       the delay on another function (km.fn, e.g. do_exit): no strand expected.
+#   other-fn       the delay on another function (km.fn: get_signal, which the killed victim
+#                  enters after it has left the wait queue): no strand expected.
 PATH=/bin:/sbin
 export PATH
 mount -t proc proc /proc
@@ -75,7 +76,7 @@ say "page_lock_unfairness=$(cat /proc/sys/vm/page_lock_unfairness 2>/dev/null ||
 # one_try SLOT KILL DELAYMS: one attempt on page 0 of /tmp/fSLOT. Sets RESULT to STRANDED or
 # GOT-LOCK (or ERROR), VICTIM and LOCKER to the pids.
 one_try() {
-    i=$1 kill=$2 ms=$3
+    i=$1 kill=$2 ms=$3 missed=0
     RESULT=ERROR
     echo "kmodel page $i" > /tmp/f$i
     echo "target $i /tmp/f$i" > $CTL || return 1
@@ -93,15 +94,19 @@ one_try() {
         if [ "$ms" -gt 0 ]; then
             echo "delay $VICTIM $ms" > $CTL
             kill -9 $VICTIM
-            n=0
-            while ! grep -q 'in_delay=1' $D/status; do
+            # Poll without forking (read is a shell builtin) until the victim is in the delay.
+            n=0 line=
+            while :; do
+                read -r line < $D/status
+                case "$line" in *in_delay=1*) break ;; esac
                 n=$((n + 1))
-                if [ $n -gt 4000 ]; then
+                if [ $n -gt 20000 ]; then
                     say "try $i: the victim never reached the delay at $FN"
+                    missed=1
                     break
                 fi
             done
-            say "try $i: SIGKILL sent; $(head -n 1 $D/status)"
+            say "try $i: SIGKILL sent, victim in the delay: $line"
         else
             kill -9 $VICTIM
         fi
@@ -117,7 +122,9 @@ one_try() {
     sleep 2
     st=$(state $LOCKER)
     say "try $i: 2 s later: $(slot_status $i); victim $(state $VICTIM); locker state $st wchan $(wchan $LOCKER)"
-    if [ "$st" = D ] && slot_status $i | grep -q 'locked=0'; then
+    if [ $missed = 1 ]; then
+        RESULT=NO-DELAY-HIT
+    elif [ "$st" = D ] && slot_status $i | grep -q 'locked=0'; then
         RESULT=STRANDED
     elif [ "$st" = Z ] || [ -z "$st" ]; then
         RESULT=GOT-LOCK

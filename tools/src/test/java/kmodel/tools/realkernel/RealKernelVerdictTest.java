@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The parts of the real-kernel harness ({@code tools/realkernel/}) that run without a VM: the
- * verdict parsing ({@code verdict.awk}) on console logs, one of them the console of a real boot of
- * Debian's 6.1.0-57 kernel that stranded, and the shell syntax of the host script and of the
+ * verdict parsing ({@code verdict.awk}) on console logs, among them the recorded consoles of real
+ * boots (Debian's 6.1.0-57 kernel, and a minimal 6.1.192 kernel unpatched and patched), and the
+ * shell syntax of the host script and of the
  * guest's init. None of this boots a kernel: the real test is {@code ./kmodel confirm killed-locker}.
  */
 class RealKernelVerdictTest {
@@ -67,6 +68,16 @@ class RealKernelVerdictTest {
         assertEquals(0, r.code, r.out);
         assertTrue(r.out.startsWith("KMODEL-VERDICT killed-locker STRANDED 1/1 tries stranded"), r.out);
         assertTrue(!r.out.contains("\r"), r.out);
+    }
+
+    @Test
+    void theRecordedMinimalKernelRunsAreStrandedUnpatchedAndNotPatched() throws Exception {
+        Result unpatched = verdict("killed-locker", dir().resolve("fixtures/killed-locker-minimal-6.1.192-unpatched.console"));
+        assertEquals(0, unpatched.code, unpatched.out);
+        assertTrue(unpatched.out.startsWith("KMODEL-VERDICT killed-locker STRANDED 3/3 tries stranded"), unpatched.out);
+        Result patched = verdict("killed-locker", dir().resolve("fixtures/killed-locker-minimal-6.1.192-patched.console"));
+        assertEquals(1, patched.code, patched.out);
+        assertTrue(patched.out.startsWith("KMODEL-VERDICT killed-locker NOT-STRANDED 0/3 tries stranded, 3/3 the locker got the lock"), patched.out);
     }
 
     @Test

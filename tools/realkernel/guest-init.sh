@@ -38,7 +38,7 @@ verdict() {
 }
 finish() {
     echo "KMODEL: ---- kernel log (kmodel_pagelock and hung-task lines) ----"
-    dmesg | grep -E 'kmodel_pagelock|blocked for more than|hung_task|Call Trace|folio_wait_bit|__folio_lock|ctl_write|Tainted|BUG|WARNING|RIP' | head -n 120
+    dmesg | grep -E 'kmodel_pagelock|blocked for more than|hung_task|Call Trace|folio_wait_bit|__folio_lock|ctl_write|Tainted|BUG|WARNING|RIP' | head -n 400
     echo "KMODEL: ---- end ----"
     echo "KMODEL-DONE"
     sync

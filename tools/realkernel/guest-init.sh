@@ -1,6 +1,7 @@
 #!/bin/sh
 # kmodel real-kernel test: the guest's /init (busybox sh). It runs one test named on the kernel
-# command line (km.test=NAME, km.tries=N, km.delay=MS, km.fn=FUNCTION), prints one line
+# command line (km.test=NAME, km.tries=N, km.delay=MS, km.fn=FUNCTION, km.unfairness=N to set
+# vm.page_lock_unfairness), prints one line
 #   KMODEL-VERDICT <test> <WORD> <details>
 # and powers the guest off. Tests (tools/realkernel/README.md):
 #   killed-locker  holder locks; victim __folio_lock_killable()s and sleeps; locker folio_lock()s
@@ -19,13 +20,14 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 
-TEST=killed-locker TRIES=1 DELAY=2000 FN=finish_wait
+TEST=killed-locker TRIES=1 DELAY=2000 FN=finish_wait UNFAIR=
 for w in $(cat /proc/cmdline); do
     case "$w" in
         km.test=*) TEST=${w#km.test=} ;;
         km.tries=*) TRIES=${w#km.tries=} ;;
         km.delay=*) DELAY=${w#km.delay=} ;;
         km.fn=*) FN=${w#km.fn=} ;;
+        km.unfairness=*) UNFAIR=${w#km.unfairness=} ;;
     esac
 done
 D=/sys/kernel/debug/kmodel_pagelock
@@ -71,6 +73,9 @@ if ! insmod /kmodel_pagelock.ko delay_fn=$FN; then
     verdict ERROR "insmod kmodel_pagelock.ko failed"
 fi
 [ -w $CTL ] || verdict ERROR "no $CTL"
+if [ -n "$UNFAIR" ]; then
+    echo "$UNFAIR" > /proc/sys/vm/page_lock_unfairness || verdict ERROR "cannot set vm.page_lock_unfairness"
+fi
 say "page_lock_unfairness=$(cat /proc/sys/vm/page_lock_unfairness 2>/dev/null || echo n/a)"
 
 # one_try SLOT KILL DELAYMS: one attempt on page 0 of /tmp/fSLOT. Sets RESULT to STRANDED or

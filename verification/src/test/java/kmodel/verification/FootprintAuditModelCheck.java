@@ -1,0 +1,105 @@
+package kmodel.verification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import kmodel.kernel.ViolationKind;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The footprint audit (issue 25) on programs that keep shared state in plain Java fields: a
+ * forgotten footprint that turns a bug into "PASS ... complete" under the reduction is reported
+ * as an error of the scenario, naming the field and the two tasks; reported accesses pass it; a
+ * read-only footprint lets two reads commute.
+ */
+@Tag("modelcheck")
+class FootprintAuditModelCheck {
+    private static final String FIXTURES = FootprintAuditFixtures.class.getName() + "#";
+    private static FootprintAudit audit;
+
+    @BeforeAll
+    static void open() {
+        audit = new FootprintAudit();
+    }
+
+    @AfterAll
+    static void close() {
+        audit.close();
+    }
+
+    private static FootprintAudit.Result audited(String fixture) {
+        return audit.check(FIXTURES + fixture, ModelCheck.UNBOUNDED, 0, List.of(), List.of());
+    }
+
+    /** The deliberate bug, without the audit: plain DFS finds it, the reduced search passes it "complete". */
+    @Test
+    void theReducedSearchAloneMissesTheUnreportedLostUpdate() {
+        CheckResult plain = ModelCheck.exhaustive(FootprintAuditFixtures.lostUpdate()).preemptions(ModelCheck.UNBOUNDED)
+                .reduction(false).run();
+        CheckResult reduced = ModelCheck.exhaustive(FootprintAuditFixtures.lostUpdate())
+                .preemptions(ModelCheck.UNBOUNDED).run();
+        assertEquals(ViolationKind.BUG_ON, plain.kind(), plain::summaryLine);
+        assertTrue(reduced.passed() && reduced.complete(), reduced::summaryLine);
+        assertTrue(reduced.strategy().contains("complete"), reduced::summaryLine);
+        System.out.println("footprint audit, before: plain DFS: " + plain.summaryLine());
+        System.out.println("footprint audit, before: reduced:   " + reduced.summaryLine());
+    }
+
+    /** With the audit: the same reduced search is an ERROR naming the field and the tasks. */
+    @Test
+    void theAuditReportsTheUnreportedLostUpdate() {
+        FootprintAudit.Result r = audited("lostUpdate");
+        System.out.println("footprint audit, after: " + r);
+        assertEquals("ERROR", r.verdict, r::toString);
+        assertTrue(r.line.contains("Counter.count") && r.line.contains("inc0") && r.line.contains("inc1")
+                && r.line.contains("treated as independent"), r::toString);
+        assertFalse(r.complete, r::toString);
+    }
+
+    /** The issue's "done" flag: plain DFS finds the bug, the reduced search passes, the audit errs. */
+    @Test
+    void theAuditReportsTheUnreportedDoneFlag() {
+        CheckResult plain = ModelCheck.exhaustive(FootprintAuditFixtures.doneFlag()).preemptions(ModelCheck.UNBOUNDED)
+                .reduction(false).run();
+        CheckResult reduced = ModelCheck.exhaustive(FootprintAuditFixtures.doneFlag())
+                .preemptions(ModelCheck.UNBOUNDED).run();
+        assertEquals(ViolationKind.BUG_ON, plain.kind(), plain::summaryLine);
+        assertTrue(reduced.passed() && reduced.complete(), reduced::summaryLine);
+        FootprintAudit.Result r = audited("doneFlag");
+        System.out.println("footprint audit, done flag: plain " + plain.summaryLine() + "; reduced "
+                + reduced.summaryLine() + "; audited " + r);
+        assertEquals("ERROR", r.verdict, r::toString);
+        assertTrue(r.line.contains("Flag.done") && r.line.contains("worker") && r.line.contains("main"), r::toString);
+    }
+
+    /** Reported with Kernel.accessRead/access: no audit error, and the reduced search finds the lost update. */
+    @Test
+    void reportedAccessesPassTheAuditAndTheBugIsFound() {
+        FootprintAudit.Result r = audited("lostUpdateReported");
+        assertEquals("FAIL", r.verdict, r::toString);
+        assertTrue(r.line.contains("bug-on"), r::toString);
+        CheckResult reduced = ModelCheck.exhaustive(FootprintAuditFixtures.lostUpdateReported())
+                .preemptions(ModelCheck.UNBOUNDED).run();
+        assertEquals(ViolationKind.BUG_ON, reduced.kind(), reduced::summaryLine);
+    }
+
+    /** A read-only footprint: two reads of one object commute; reported as writes they do not. */
+    @Test
+    void twoReadsCommute() {
+        CheckResult reads = ModelCheck.exhaustive(FootprintAuditFixtures.readersReportingReads())
+                .preemptions(ModelCheck.UNBOUNDED).run();
+        CheckResult writes = ModelCheck.exhaustive(FootprintAuditFixtures.readersReportingWrites())
+                .preemptions(ModelCheck.UNBOUNDED).run();
+        assertTrue(reads.passed() && reads.complete(), reads::summaryLine);
+        assertEquals(1, reads.executions(), reads::summaryLine);
+        assertEquals(2, writes.executions(), writes::summaryLine);
+        FootprintAudit.Result r = audited("readersReportingReads");
+        assertEquals("PASS", r.verdict, r::toString);
+        assertTrue(r.accesses >= 2, r::toString);
+    }
+}

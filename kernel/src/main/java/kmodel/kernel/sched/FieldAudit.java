@@ -21,8 +21,11 @@ package kmodel.kernel.sched;
 public final class FieldAudit {
     /** Receives the accesses, the steps and the executions of a check under audit. */
     public interface Sink {
-        /** {@code owner.field} (a field's {@code Class.field} name) or {@code owner[index]} ({@code field} null) was accessed. */
-        void access(Object owner, String field, int index, boolean write);
+        /**
+         * {@code owner.field} (a field's {@code Class.field} name) or {@code owner[index]}
+         * ({@code field} null) was accessed at {@code site} ({@code File.java:line}).
+         */
+        void access(Object owner, String field, int index, boolean write, String site);
 
         /** An execution starts: accesses made before this (the scenario's setup) are forgotten. */
         void beginExecution();
@@ -52,69 +55,69 @@ public final class FieldAudit {
     }
 
     /** Before a {@code getfield} of {@code field} on {@code owner}. */
-    public static void getfield(Object owner, String field) {
+    public static void getfield(Object owner, String field, String site) {
         Sink s = sink;
         if (s != null && owner != null) {
-            s.access(owner, field, -1, false);
+            s.access(owner, field, -1, false, site);
         }
     }
 
     /** Before a {@code putfield} of {@code field} on {@code owner}. */
-    public static void putfield(Object owner, String field) {
+    public static void putfield(Object owner, String field, String site) {
         Sink s = sink;
         if (s != null && owner != null) {
-            s.access(owner, field, -1, true);
+            s.access(owner, field, -1, true, site);
         }
     }
 
     /** Before an array element load ({@code iaload}, {@code aaload}, ...). */
-    public static void element(Object array, int index) {
+    public static void element(Object array, int index, String site) {
         Sink s = sink;
         if (s != null && array != null) {
-            s.access(array, null, index, false);
+            s.access(array, null, index, false, site);
         }
     }
 
-    private static void stored(Object array, int index) {
+    private static void stored(Object array, int index, String site) {
         Sink s = sink;
         if (s != null && array != null) {
-            s.access(array, null, index, true);
+            s.access(array, null, index, true, site);
         }
     }
 
     /** {@code iastore}, reported. */
-    public static void iastore(int[] a, int i, int v) {
-        stored(a, i);
+    public static void iastore(int[] a, int i, int v, String site) {
+        stored(a, i, site);
         a[i] = v;
     }
 
     /** {@code lastore}, reported. */
-    public static void lastore(long[] a, int i, long v) {
-        stored(a, i);
+    public static void lastore(long[] a, int i, long v, String site) {
+        stored(a, i, site);
         a[i] = v;
     }
 
     /** {@code fastore}, reported. */
-    public static void fastore(float[] a, int i, float v) {
-        stored(a, i);
+    public static void fastore(float[] a, int i, float v, String site) {
+        stored(a, i, site);
         a[i] = v;
     }
 
     /** {@code dastore}, reported. */
-    public static void dastore(double[] a, int i, double v) {
-        stored(a, i);
+    public static void dastore(double[] a, int i, double v, String site) {
+        stored(a, i, site);
         a[i] = v;
     }
 
     /** {@code aastore}, reported (the array store check is the same: {@code a[i] = v}). */
-    public static void aastore(Object[] a, int i, Object v) {
-        stored(a, i);
+    public static void aastore(Object[] a, int i, Object v, String site) {
+        stored(a, i, site);
         a[i] = v;
     }
 
     /** {@code bastore} on a {@code byte[]} or a {@code boolean[]} (the instruction serves both). */
-    public static void bastore(Object a, int i, int v) {
-        stored(a, i);
+    public static void bastore(Object a, int i, int v, String site) {
+        stored(a, i, site);
         if (a instanceof boolean[]) {
             ((boolean[]) a)[i] = (v & 1) != 0;
         } else {
@@ -123,14 +126,14 @@ public final class FieldAudit {
     }
 
     /** {@code castore}, reported. */
-    public static void castore(char[] a, int i, int v) {
-        stored(a, i);
+    public static void castore(char[] a, int i, int v, String site) {
+        stored(a, i, site);
         a[i] = (char) v;
     }
 
     /** {@code sastore}, reported. */
-    public static void sastore(short[] a, int i, int v) {
-        stored(a, i);
+    public static void sastore(short[] a, int i, int v, String site) {
+        stored(a, i, site);
         a[i] = (short) v;
     }
 }

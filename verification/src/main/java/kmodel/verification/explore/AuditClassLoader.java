@@ -27,10 +27,13 @@ import org.objectweb.asm.Opcodes;
  * <p>Not seen: static fields (the model keeps none: {@code ModelRulesArchTest}); the contents
  * of JDK objects (a {@code java.util} collection's elements, a {@code StringBuilder}), whose
  * classes are not rewritten; final fields (written once, before the object is published);
- * accesses to the object under construction before its {@code super(...)} call.
+ * accesses to the object under construction before its {@code super(...)} call; fields marked
+ * {@link kmodel.kernel.sched.AuditExempt} (statistics no step reads), on the model's word.
  */
 public final class AuditClassLoader extends ClassLoader {
     private static final String HOOKS = "kmodel/kernel/sched/FieldAudit";
+    /** Fields of a class, or a field, carrying this annotation are not model state. */
+    private static final String EXEMPT = "Lkmodel/kernel/sched/AuditExempt;";
 
     static {
         registerAsParallelCapable();
@@ -140,6 +143,7 @@ public final class AuditClassLoader extends ClassLoader {
             byte[] bytes = bytesOf(internalName);
             if (bytes != null) {
                 ClassFields found = new ClassFields();
+                boolean[] exempt = {false};
                 new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
                     @Override
                     public void visit(int version, int access, String name, String signature, String superName,
@@ -148,14 +152,32 @@ public final class AuditClassLoader extends ClassLoader {
                     }
 
                     @Override
-                    public FieldVisitor visitField(int access, String name, String descriptor, String signature,
-                            Object value) {
-                        if ((access & (Opcodes.ACC_FINAL | Opcodes.ACC_STATIC)) == 0) {
-                            found.nonFinal.add(name);
-                        }
+                    public org.objectweb.asm.AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+                        exempt[0] |= EXEMPT.equals(descriptor);
                         return null;
                     }
+
+                    @Override
+                    public FieldVisitor visitField(int access, String name, String descriptor, String signature,
+                            Object value) {
+                        if ((access & (Opcodes.ACC_FINAL | Opcodes.ACC_STATIC)) != 0) {
+                            return null;
+                        }
+                        found.nonFinal.add(name);
+                        return new FieldVisitor(Opcodes.ASM9) {
+                            @Override
+                            public org.objectweb.asm.AnnotationVisitor visitAnnotation(String d, boolean visible) {
+                                if (EXEMPT.equals(d)) {
+                                    found.nonFinal.remove(name);
+                                }
+                                return null;
+                            }
+                        };
+                    }
                 }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+                if (exempt[0]) {
+                    found.nonFinal.clear();
+                }
                 cf = found;
             }
         }
@@ -188,12 +210,21 @@ public final class AuditClassLoader extends ClassLoader {
     byte[] instrument(byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        String[] source = {reader.getClassName().substring(reader.getClassName().lastIndexOf('/') + 1) + ".java"};
         reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public void visitSource(String file, String debug) {
+                if (file != null) {
+                    source[0] = file;
+                }
+                super.visitSource(file, debug);
+            }
+
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                     String[] exceptions) {
                 MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                return new Reporting(mv, "<init>".equals(name));
+                return new Reporting(mv, "<init>".equals(name), source[0]);
             }
         }, 0);
         return writer.toByteArray();
@@ -206,9 +237,24 @@ public final class AuditClassLoader extends ClassLoader {
         /** {@code new} instructions whose constructor call has not been seen yet (before the super call). */
         private int pendingNew;
 
-        Reporting(MethodVisitor mv, boolean constructor) {
+        /** The source file and the line of the instruction, for the finding ({@code File.java:123}). */
+        private final String source;
+        private int line;
+
+        Reporting(MethodVisitor mv, boolean constructor, String source) {
             super(Opcodes.ASM9, mv);
             this.beforeSuper = constructor;
+            this.source = source;
+        }
+
+        @Override
+        public void visitLineNumber(int line, org.objectweb.asm.Label start) {
+            this.line = line;
+            super.visitLineNumber(line, start);
+        }
+
+        private void site() {
+            super.visitLdcInsn(source + ":" + line);
         }
 
         @Override
@@ -239,23 +285,26 @@ public final class AuditClassLoader extends ClassLoader {
                     // [obj] -> [obj obj] -> hook(obj, label) -> [obj]
                     super.visitInsn(Opcodes.DUP);
                     super.visitLdcInsn(label);
+                    site();
                     super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "getfield",
-                            "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                            "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)V", false);
                 } else if (descriptor.equals("J") || descriptor.equals("D")) {
                     // [obj vv] -> [vv obj vv] -> [vv obj] -> [obj vv obj] -> hook -> [obj vv]
                     super.visitInsn(Opcodes.DUP2_X1);
                     super.visitInsn(Opcodes.POP2);
                     super.visitInsn(Opcodes.DUP_X2);
                     super.visitLdcInsn(label);
+                    site();
                     super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "putfield",
-                            "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                            "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)V", false);
                 } else {
                     // [obj v] -> [obj v obj v] -> [obj v obj] -> hook -> [obj v]
                     super.visitInsn(Opcodes.DUP2);
                     super.visitInsn(Opcodes.POP);
                     super.visitLdcInsn(label);
+                    site();
                     super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "putfield",
-                            "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+                            "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)V", false);
                 }
             }
             super.visitFieldInsn(opcode, owner, name, descriptor);
@@ -274,7 +323,9 @@ public final class AuditClassLoader extends ClassLoader {
                 case Opcodes.SALOAD:
                     // [arr i] -> [arr i arr i] -> hook(arr, i) -> [arr i]
                     super.visitInsn(Opcodes.DUP2);
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "element", "(Ljava/lang/Object;I)V", false);
+                    site();
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "element", "(Ljava/lang/Object;ILjava/lang/String;)V",
+                            false);
                     super.visitInsn(opcode);
                     return;
                 case Opcodes.IASTORE:
@@ -307,7 +358,9 @@ public final class AuditClassLoader extends ClassLoader {
         }
 
         private void store(String hook, String descriptor) {
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, hook, descriptor, false);
+            site();
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, hook, descriptor.replace(")V", "Ljava/lang/String;)V"),
+                    false);
         }
     }
 }

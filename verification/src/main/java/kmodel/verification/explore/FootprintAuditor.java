@@ -29,6 +29,11 @@ import kmodel.kernel.sched.Task;
  */
 public final class FootprintAuditor implements FieldAudit.Sink {
     private static final int READ = 1;
+    /**
+     * {@code -Dkmodel.audit.stacks=true}: a finding also names the calls that led to the second
+     * access (its model frames); slow, for diagnosing a finding.
+     */
+    static final boolean STACKS = Boolean.getBoolean("kmodel.audit.stacks");
 
     /** One access of the step under way. */
     private static final class Access {
@@ -36,12 +41,16 @@ public final class FootprintAuditor implements FieldAudit.Sink {
         final String field;
         final int index;
         final boolean write;
+        final String site;
+        /** Where the access was made, with {@link #STACKS}; else null. */
+        final Throwable where = STACKS ? new Throwable() : null;
 
-        Access(Object owner, String field, int index, boolean write) {
+        Access(Object owner, String field, int index, boolean write, String site) {
             this.owner = owner;
             this.field = field;
             this.index = index;
             this.write = write;
+            this.site = site;
         }
     }
 
@@ -50,15 +59,18 @@ public final class FootprintAuditor implements FieldAudit.Sink {
         int writer = -1;
         int writerEpoch;
         String writerName;
+        String writerSite;
         int[] readers = new int[2];
         int[] readerEpochs = new int[2];
         String[] readerNames = new String[2];
+        String[] readerSites = new String[2];
         int nReaders;
 
-        void read(int task, int epoch, String name) {
+        void read(int task, int epoch, String name, String site) {
             for (int i = 0; i < nReaders; i++) {
                 if (readers[i] == task) {
                     readerEpochs[i] = epoch;
+                    readerSites[i] = site;
                     return;
                 }
             }
@@ -66,9 +78,11 @@ public final class FootprintAuditor implements FieldAudit.Sink {
                 readers = Arrays.copyOf(readers, nReaders * 2);
                 readerEpochs = Arrays.copyOf(readerEpochs, nReaders * 2);
                 readerNames = Arrays.copyOf(readerNames, nReaders * 2);
+                readerSites = Arrays.copyOf(readerSites, nReaders * 2);
             }
             readers[nReaders] = task;
             readerEpochs[nReaders] = epoch;
+            readerSites[nReaders] = site;
             readerNames[nReaders++] = name;
         }
     }
@@ -91,9 +105,9 @@ public final class FootprintAuditor implements FieldAudit.Sink {
     private boolean muted;
 
     @Override
-    public void access(Object owner, String field, int index, boolean write) {
+    public void access(Object owner, String field, int index, boolean write, String site) {
         if (!muted) {
-            step.add(new Access(owner, field, index, write));
+            step.add(new Access(owner, field, index, write, site));
         }
     }
 
@@ -148,20 +162,21 @@ public final class FootprintAuditor implements FieldAudit.Sink {
         Object key = a.field != null ? a.field : Integer.valueOf(a.index);
         Shadow sh = fields.computeIfAbsent(key, k -> new Shadow());
         if (sh.writer >= 0 && sh.writer != t && !ordered(sh.writer, sh.writerEpoch, clock)) {
-            found(sh.writerName, "wrote", name, a.write ? "wrote" : "read", a);
+            found(sh.writerName, "wrote", sh.writerSite, name, a.write ? "wrote" : "read", a);
         }
         if (a.write) {
             for (int i = 0; i < sh.nReaders; i++) {
                 if (sh.readers[i] != t && !ordered(sh.readers[i], sh.readerEpochs[i], clock)) {
-                    found(sh.readerNames[i], "read", name, "wrote", a);
+                    found(sh.readerNames[i], "read", sh.readerSites[i], name, "wrote", a);
                 }
             }
             sh.writer = t;
             sh.writerEpoch = clock[t];
             sh.writerName = name;
+            sh.writerSite = a.site;
             sh.nReaders = 0;
         } else {
-            sh.read(t, clock[t], name);
+            sh.read(t, clock[t], name, a.site);
         }
     }
 
@@ -170,18 +185,35 @@ public final class FootprintAuditor implements FieldAudit.Sink {
         return u < clock.length && clock[u] >= epoch;
     }
 
-    private void found(String first, String firstDid, String second, String secondDid, Access a) {
+    private void found(String first, String firstDid, String firstSite, String second, String secondDid, Access a) {
         if (finding != null) {
             return;
         }
         String what = a.field != null ? a.field + " of " + describe(a.owner)
                 : "element " + a.index + " of " + a.owner.getClass().getSimpleName() + " " + describe(a.owner);
         finding = new UnreportedAccessException("footprint audit: task " + first + " " + firstDid + " " + what
-                + " and task " + second + " " + secondDid + " it in steps the reduction treated as independent "
+                + " (at " + firstSite + ") and task " + second + " " + secondDid + " it (at " + a.site
+                + ") in steps the reduction treated as independent "
                 + "(no reported footprint orders them; execution " + executions + "): the partial-order reduction "
                 + "may have skipped the other order, so its verdict does not hold; make the access a scheduling "
                 + "point (a kmodel.kernel primitive: Shared, AtomicT, Bitops, a lock) or report it "
-                + "(Kernel.access for a write, Kernel.accessRead for a read)");
+                + "(Kernel.access for a write, Kernel.accessRead for a read)" + frames(a.where));
+    }
+
+    /** The model frames of {@code where} (null: none recorded), for {@link #STACKS}. */
+    private static String frames(Throwable where) {
+        if (where == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("; the second access from");
+        int n = 0;
+        for (StackTraceElement e : where.getStackTrace()) {
+            if (e.getClassName().startsWith("kmodel.") && !e.getClassName().startsWith("kmodel.kernel.sched.")
+                    && !e.getClassName().startsWith("kmodel.verification.explore.") && n++ < 12) {
+                sb.append(' ').append(e.getFileName()).append(':').append(e.getLineNumber());
+            }
+        }
+        return sb.toString();
     }
 
     private String describe(Object o) {

@@ -108,6 +108,9 @@ public final class ListHead {
     /** include/linux/list.h: {@code __list_add()} between {@code prev} and {@code next}, checked. */
     static void add(ListHead n, ListHead prev, ListHead next) {
         listAddValid(n, prev, next);
+        written(prev);
+        written(next);
+        written(n);
         next.prev = n;
         n.next = next;
         n.prev = prev;
@@ -127,6 +130,9 @@ public final class ListHead {
     /** include/linux/list.h: {@code __list_del_entry()}, checked by {@link #listDelEntryValid}. */
     void delEntry() {
         listDelEntryValid(this);
+        written(prev);
+        written(next);
+        written(this);
         prev.next = next;
         next.prev = prev;
     }
@@ -142,6 +148,18 @@ public final class ListHead {
     void delInit() {
         delEntry();
         init();
+    }
+
+    /**
+     * The step rewrites the links of {@code h}: if it is a wait entry's node, the entry is in the
+     * step's footprint. The list is written under its lock, but the entry's owner reads its own
+     * node's links without it ({@link Wait#listEmptyCareful}), and a neighbour joining or leaving
+     * the queue rewrites them (the footprint audit found that read unordered with the write).
+     */
+    private static void written(ListHead h) {
+        if (h.owner != null) {
+            Kernel.access(h.owner);
+        }
     }
 
     @Override

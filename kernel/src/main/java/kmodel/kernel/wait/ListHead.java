@@ -2,6 +2,7 @@ package kmodel.kernel.wait;
 
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Footprinted;
 
 /**
  * include/linux/list.h: {@code struct list_head}, circular and doubly linked. Plain list
@@ -30,17 +31,26 @@ public final class ListHead {
     ListHead prev = this;
     /** The entry this node is embedded in, or null for a list head. */
     final WaitQueueEntry owner;
+    /** What a step that rewrites this node's links reports: its entry, or the queue whose head it is; null: nothing. */
+    private final Footprinted holder;
     /** A name for corruption reports when {@link #owner} is null (a list head). */
     private final String label;
 
     ListHead(WaitQueueEntry owner) {
         this.owner = owner;
+        this.holder = owner;
         this.label = null;
     }
 
     /** A list head named {@code label} in reports. */
     ListHead(String label) {
+        this(label, null);
+    }
+
+    /** The head of {@code queue}'s list, named {@code label} in reports. */
+    ListHead(String label, Footprinted queue) {
         this.owner = null;
+        this.holder = queue;
         this.label = label;
     }
 
@@ -151,14 +161,16 @@ public final class ListHead {
     }
 
     /**
-     * The step rewrites the links of {@code h}: if it is a wait entry's node, the entry is in the
-     * step's footprint. The list is written under its lock, but the entry's owner reads its own
-     * node's links without it ({@link Wait#listEmptyCareful}), and a neighbour joining or leaving
-     * the queue rewrites them (the footprint audit found that read unordered with the write).
+     * The step rewrites the links of {@code h}: its entry, or the queue whose head it is, is in
+     * the step's footprint. The list is written under its lock, but read without it: an entry's
+     * owner reads its own node's links ({@link Wait#listEmptyCareful}), which a neighbour joining
+     * or leaving the queue rewrites, and {@link Wait#waitqueueActive} peeks at the head, which a
+     * step inside the lock holder's critical section (not the one that took the lock) may change
+     * (the footprint audit found both reads unordered with the writes).
      */
     private static void written(ListHead h) {
-        if (h.owner != null) {
-            Kernel.access(h.owner);
+        if (h.holder != null) {
+            Kernel.access(h.holder);
         }
     }
 

@@ -119,6 +119,7 @@ public final class Wait {
     public static boolean waitqueueActive(WaitQueueHead wqHead) {
         // The list is written under wqHead->lock: the peek reads what the lock protects.
         Kernel.rt().pointRead("waitqueue_active", wqHead.lock);
+        Kernel.accessRead(wqHead); // the head's links, which the lock holder may change in a later step
         return !wqHead.head.empty();
     }
 

@@ -55,7 +55,28 @@ public final class FootprintAudit implements AutoCloseable {
 
     /** An audit over the classes of the calling code's class loader. */
     public FootprintAudit() {
-        loader = new AuditClassLoader(FootprintAudit.class.getClassLoader());
+        this(java.util.Set.of());
+    }
+
+    /**
+     * An audit that also rewrites the classes named in {@code alsoTracked}, which the audit
+     * normally leaves out as the runtime's: a deliberately broken audit, for tests.
+     */
+    public static FootprintAudit trackingForTesting(java.util.Set<String> alsoTracked) {
+        return new FootprintAudit(alsoTracked, true);
+    }
+
+    /** An audit that ignores {@code @AuditExempt}: a deliberately broken audit, for tests. */
+    public static FootprintAudit ignoringExemptionsForTesting() {
+        return new FootprintAudit(java.util.Set.of(), false);
+    }
+
+    private FootprintAudit(java.util.Set<String> alsoTracked) {
+        this(alsoTracked, true);
+    }
+
+    private FootprintAudit(java.util.Set<String> alsoTracked, boolean exemptions) {
+        loader = new AuditClassLoader(FootprintAudit.class.getClassLoader(), alsoTracked, exemptions);
         try {
             inside = loader.loadClass(FootprintAudit.class.getName()).getMethod("runInside", String.class, int.class,
                     long.class, String[].class, String[].class);

@@ -48,9 +48,31 @@ public final class AuditClassLoader extends ClassLoader {
         String superName;
     }
 
+    /** Classes rewritten although {@link #tracked} leaves them out: a deliberate break, for tests. */
+    private final java.util.Set<String> alsoTracked;
+
     /** A loader whose parent holds the classes to audit (normally the caller's class loader). */
     public AuditClassLoader(ClassLoader parent) {
+        this(parent, java.util.Set.of());
+    }
+
+    /**
+     * A loader that also rewrites the classes named in {@code alsoTracked} (binary names, e.g.
+     * the runtime's {@code kmodel.kernel.locking.Spinlock}): counting the runtime's bookkeeping as
+     * the model's, which a test shows the audit then reports.
+     */
+    public AuditClassLoader(ClassLoader parent, java.util.Set<String> alsoTracked) {
+        this(parent, alsoTracked, true);
+    }
+
+    /** Whether {@link kmodel.kernel.sched.AuditExempt} is honoured (false: a deliberate break, for tests). */
+    private final boolean exemptions;
+
+    /** {@link #AuditClassLoader(ClassLoader, java.util.Set)}, with {@code exemptions} false ignoring {@code @AuditExempt}. */
+    public AuditClassLoader(ClassLoader parent, java.util.Set<String> alsoTracked, boolean exemptions) {
         super("kmodel-footprint-audit", parent);
+        this.alsoTracked = java.util.Set.copyOf(alsoTracked);
+        this.exemptions = exemptions;
     }
 
     /**
@@ -111,7 +133,7 @@ public final class AuditClassLoader extends ClassLoader {
                 if (bytes == null) {
                     throw new ClassNotFoundException(name);
                 }
-                if (tracked(name)) {
+                if (tracked(name) || alsoTracked.contains(name)) {
                     bytes = instrument(bytes);
                 }
                 c = defineClass(name, bytes, 0, bytes.length);
@@ -167,7 +189,7 @@ public final class AuditClassLoader extends ClassLoader {
                         return new FieldVisitor(Opcodes.ASM9) {
                             @Override
                             public org.objectweb.asm.AnnotationVisitor visitAnnotation(String d, boolean visible) {
-                                if (EXEMPT.equals(d)) {
+                                if (exemptions && EXEMPT.equals(d)) {
                                     found.nonFinal.remove(name);
                                 }
                                 return null;
@@ -175,7 +197,7 @@ public final class AuditClassLoader extends ClassLoader {
                         };
                     }
                 }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-                if (exempt[0]) {
+                if (exempt[0] && exemptions) {
                     found.nonFinal.clear();
                 }
                 cf = found;

@@ -29,6 +29,15 @@ public final class ListHead {
 
     ListHead next = this;
     ListHead prev = this;
+    /**
+     * {@code next == this && prev == this}, kept up to date by every change of the links
+     * ({@link #relinked}): what the lockless readers decide on ({@code list_empty_careful()} of an
+     * entry, {@code waitqueue_active()} of a head). A neighbour joining or leaving the queue
+     * rewrites an entry's links but not this, so only a change of it is a footprint of the
+     * entry (or the queue), and the reduction does not order the owner's lockless test against
+     * every neighbour's arrival, which commutes with it.
+     */
+    private boolean selfLinked = true;
     /** The entry this node is embedded in, or null for a list head. */
     final WaitQueueEntry owner;
     /** What a step that rewrites this node's links reports: its entry, or the queue whose head it is; null: nothing. */
@@ -63,6 +72,16 @@ public final class ListHead {
     void init() {
         next = this;
         prev = this;
+        relinked();
+    }
+
+    /**
+     * {@code next == this && prev == this}, without a scheduling point: the lockless readers'
+     * test ({@link Wait#listEmptyCareful}, {@link Wait#waitqueueActive}), which report this
+     * node's entry or queue themselves.
+     */
+    boolean selfLinked() {
+        return selfLinked;
     }
 
     /**
@@ -118,13 +137,13 @@ public final class ListHead {
     /** include/linux/list.h: {@code __list_add()} between {@code prev} and {@code next}, checked. */
     static void add(ListHead n, ListHead prev, ListHead next) {
         listAddValid(n, prev, next);
-        written(prev);
-        written(next);
-        written(n);
         next.prev = n;
         n.next = next;
         n.prev = prev;
         prev.next = n;
+        n.relinked();
+        prev.relinked();
+        next.relinked();
     }
 
     /** include/linux/list.h: {@code list_add()}: after {@code head}. */
@@ -140,11 +159,10 @@ public final class ListHead {
     /** include/linux/list.h: {@code __list_del_entry()}, checked by {@link #listDelEntryValid}. */
     void delEntry() {
         listDelEntryValid(this);
-        written(prev);
-        written(next);
-        written(this);
         prev.next = next;
         next.prev = prev;
+        prev.relinked();
+        next.relinked();
     }
 
     /** include/linux/list.h: {@code list_del()}: unlink and poison the links. */
@@ -152,6 +170,7 @@ public final class ListHead {
         delEntry();
         next = LIST_POISON1;
         prev = LIST_POISON2;
+        relinked();
     }
 
     /** include/linux/list.h: {@code list_del_init()}. */
@@ -161,16 +180,20 @@ public final class ListHead {
     }
 
     /**
-     * The step rewrites the links of {@code h}: its entry, or the queue whose head it is, is in
-     * the step's footprint. The list is written under its lock, but read without it: an entry's
-     * owner reads its own node's links ({@link Wait#listEmptyCareful}), which a neighbour joining
-     * or leaving the queue rewrites, and {@link Wait#waitqueueActive} peeks at the head, which a
+     * The links of this node were just written: if that changed {@link #selfLinked}, the step
+     * reports the node's entry, or the queue whose head it is. The list is written under its
+     * lock, but read without it: an entry's owner tests its own node
+     * ({@link Wait#listEmptyCareful}) and {@link Wait#waitqueueActive} peeks at the head, which a
      * step inside the lock holder's critical section (not the one that took the lock) may change
      * (the footprint audit found both reads unordered with the writes).
      */
-    private static void written(ListHead h) {
-        if (h.holder != null) {
-            Kernel.access(h.holder);
+    void relinked() {
+        boolean s = next == this && prev == this;
+        if (s != selfLinked) {
+            if (holder != null) {
+                Kernel.access(holder);
+            }
+            selfLinked = s;
         }
     }
 

@@ -185,6 +185,12 @@ final class CheckCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Reduction reduction;
 
+    @Option(names = "--audit-footprints",
+            description = "Run the reduced search under the footprint audit: every plain field and array element "
+                    + "access of the model is seen, and two tasks' conflicting accesses that the steps' footprints "
+                    + "leave unordered are an ERROR of the scenario (one job; slower).")
+    boolean auditFootprints;
+
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
             description = "Seed of pct and random (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -244,6 +250,9 @@ final class CheckCommand implements Callable<Integer> {
         if (System.getProperty(CARRIERS) == null) {
             // Before the first virtual thread: one carrier per job (kmodel passes none by default).
             System.setProperty(CARRIERS, Integer.toString(nJobs));
+        }
+        if (auditFootprints) {
+            return AuditRun.run(out, selected, preemptions, executions, sets, bugs);
         }
         long start = System.nanoTime();
         if (timeBudget != null || progress == Boolean.TRUE) {
@@ -464,6 +473,11 @@ final class CheckCommand implements Callable<Integer> {
         }
         if (steps < 1) {
             throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);
+        }
+        if (auditFootprints && (strategy != StrategyName.EXHAUSTIVE || reduction == Reduction.NONE || shard != null
+                || json != null || timeBudget != null || steps != ModelCheck.DEFAULT_STEPS)) {
+            throw new Kmodel.OneLine(cmd, "--audit-footprints audits the reduced exhaustive search: not with "
+                    + "--strategy pct/random, --reduction none, --shard, --json, --time-budget or --steps");
         }
         if (depth != null && strategy != StrategyName.PCT) {
             throw new Kmodel.OneLine(cmd, "--depth applies to --strategy pct only");

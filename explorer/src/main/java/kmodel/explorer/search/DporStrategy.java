@@ -74,7 +74,7 @@ import java.util.BitSet;
  * <h2>Limits</h2>
  * Not optimal: no wakeup trees, so some executions end with every runnable task asleep and are
  * pruned (sleep-set blocked). Reads are told apart from writes only for the read primitives that
- * report themselves as reads.
+ * report themselves as reads, and for {@code Kernel.accessRead}.
  */
 public final class DporStrategy implements ExplorationStrategy {
     private static final int TASK = 0;

@@ -262,29 +262,36 @@ public final class Portfolio {
         }
     }
 
-    /** The proved part first (as {@link ModelCheck#AUTO} prints it), then what was only sampled. */
+    /**
+     * Without a violation: the proved part first, exactly as {@link ModelCheck#AUTO} prints it, then
+     * what was only sampled. With one: the searches and their executions, and which one found it.
+     */
     private String describe(CheckResult x, Sample d, Sample p, Walk w, String foundBy) {
+        String unfinished = String.format(Locale.ROOT, "unbounded search not finished in %,d executions",
+                ModelCheck.AUTO_UNBOUNDED_BUDGET);
         StringBuilder sb = new StringBuilder();
-        if (x == null) {
-            sb.append("exhaustive, unbounded (source-DPOR with sleep sets)");
+        if (foundBy == null) {
+            sb.append(x == null ? "exhaustive, unbounded (source-DPOR with sleep sets)" : x.strategy());
+            sb.append("; ").append(unfinished).append("; sampled, no violation (no proof): ");
         } else {
-            String xs = x.strategy();
-            sb.append(xs);
+            sb.append("portfolio: ").append(unfinished).append(", then round robin: ");
+            sb.append(String.format(Locale.ROOT, "bounded DPOR %,d executions", w.x));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("preemption bound (\\d+)")
+                    .matcher(x == null ? "" : x.strategy());
+            if (w.x > 0 && m.find()) {
+                sb.append(" (reached preemption bound ").append(m.group(1)).append(')');
+            }
+            sb.append(", ");
         }
-        sb.append("; unbounded search not finished in ")
-                .append(String.format(Locale.ROOT, "%,d", ModelCheck.AUTO_UNBOUNDED_BUDGET)).append(" executions");
-        if (x != null && w.x > 0 && foundBy != null) {
-            sb.append(String.format(Locale.ROOT, ", bounded DPOR %,d executions", w.x));
-        }
-        sb.append("; ").append(foundBy == null ? "sampled, no violation (no proof): " : "sampled: ");
         sb.append(String.format(Locale.ROOT, "delay bounding %,d executions", w.d));
         if (w.d > 0) {
-            int finished = w.d == d.n && d.violationAt < 0 && !d.timeCut ? d.finishedBound : finishedBoundAt(d, w.d);
+            int finished = finishedBoundAt(d, w.d);
             sb.append(finished >= 0 ? " (delay bound " + finished + " finished)" : " (delay bound 0 not finished)");
         }
         sb.append(String.format(Locale.ROOT, ", pct depth %d seed %d %,d executions", PCT_DEPTH, check.seed(), w.p));
         if (foundBy != null) {
-            sb.append("; found by ").append(foundBy);
+            long at = foundBy.equals("bounded DPOR") ? w.x : foundBy.equals(d.name) ? w.d : w.p;
+            sb.append(String.format(Locale.ROOT, "; found by %s (its execution %,d)", foundBy, at));
         }
         return sb.toString();
     }

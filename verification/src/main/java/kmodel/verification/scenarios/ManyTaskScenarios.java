@@ -144,11 +144,11 @@ public final class ManyTaskScenarios {
         return b.atEnd(LockersWorld::check).build();
     }
 
-    // ------------------------------------------------------------------ many-wakeup-9
+    // ------------------------------------------------------------------ many-wakeup-8
 
-    /** A consumer waits for eight producers in turn, each on a flag and a wait queue of its own. */
+    /** A consumer waits for seven producers in turn, each on a flag and a wait queue of its own. */
     static final class WakeupWorld {
-        static final int PRODUCERS = 8;
+        static final int PRODUCERS = 7;
         /** The producer whose wait the buggy consumer open-codes as check-then-sleep. */
         static final int BUGGY = 4;
         final Shared<Boolean>[] ready;
@@ -196,14 +196,15 @@ public final class ManyTaskScenarios {
     }
 
     /**
-     * {@code many-wakeup-9}: a consumer waits for eight producers in turn, each with its own flag
+     * {@code many-wakeup-8}: a consumer waits for seven producers in turn, each with its own flag
      * and wait queue; the wait for producer 4 tests the flag before queueing (a lost wake-up needs
      * one preemption between the test and the sleep). {@code -fixed}: the {@code wait_event} loop.
      */
     static Scenario<WakeupWorld> wakeups(boolean bug) {
-        Scenario.Builder<WakeupWorld> b = Scenario.<WakeupWorld>named(name("many-wakeup-9", bug),
-                        (bug ? "" : "fixed twin: ") + "a consumer waits for 8 producers in turn"
-                                + (bug ? ", one wait check-then-sleep" : "") + " (9 tasks)")
+        Scenario.Builder<WakeupWorld> b = Scenario.<WakeupWorld>named(name("many-wakeup-8", bug),
+                        (bug ? "" : "fixed twin: ") + "a consumer waits for 7 producers in turn"
+                                + (bug ? ", one wait check-then-sleep" : "") + " (8 tasks)")
+                .autoBound(0)
                 .setup(WakeupWorld::new)
                 .task("consumer", w -> w.consumer(bug));
         for (int i = 0; i < WakeupWorld.PRODUCERS; i++) {
@@ -215,57 +216,67 @@ public final class ManyTaskScenarios {
 
     // ------------------------------------------------------------------ many-refs-12
 
-    /** An object with a reference count, its owner's reference dropped by a releaser while users get and put it. */
+    /** Four objects with reference counts; on each, a releaser drops the owner's reference while two users get and put it. */
     static final class RefsWorld {
-        static final int USERS = 11;
-        final AtomicT ref = new AtomicT("obj.ref", 1);
-        final Shared<Boolean> freed = new Shared<>("obj.freed", false);
+        static final int OBJECTS = 4;
+        /** The object whose users open-code the get in the buggy program. */
+        static final int BUGGY = 3;
+        final AtomicT[] ref = new AtomicT[OBJECTS];
+        final Shared<Boolean>[] freed;
 
-        void put() {
-            if (ref.decAndTest()) {
-                freed.writeOnce(true);
+        @SuppressWarnings("unchecked")
+        RefsWorld() {
+            freed = new Shared[OBJECTS];
+            for (int i = 0; i < OBJECTS; i++) {
+                ref[i] = new AtomicT("obj" + i + ".ref", 1);
+                freed[i] = new Shared<>("obj" + i + ".freed", false);
             }
         }
 
-        void user(boolean bug) {
+        void put(int i) {
+            if (ref[i].decAndTest()) {
+                freed[i].writeOnce(true);
+            }
+        }
+
+        void user(int i, boolean bug) {
             boolean got;
-            if (bug) {
+            if (bug && i == BUGGY) {
                 // kref_get_unless_zero() open-coded as test, then increment: not atomic.
-                got = ref.read() != 0;
+                got = ref[i].read() != 0;
                 if (got) {
-                    ref.inc();
+                    ref[i].inc();
                 }
             } else {
-                got = ref.addUnless(1, 0);
+                got = ref[i].addUnless(1, 0);
             }
             if (got) {
-                if (freed.readOnce()) {
-                    Kernel.fail(ViolationKind.USE_AFTER_FREE, Sched.current().name() + " got a reference to a freed object");
+                if (freed[i].readOnce()) {
+                    Kernel.fail(ViolationKind.USE_AFTER_FREE, Sched.current().name() + " got a reference to freed obj" + i);
                 }
-                put();
+                put(i);
             }
-        }
-
-        void releaser() {
-            put();
         }
     }
 
     /**
-     * {@code many-refs-12}: eleven users get a reference (unless the count is zero) and put it,
-     * while a releaser drops the owner's; the users' get tests and increments in two steps, so a
-     * user can revive the object the releaser freed (one preemption between the test and the
-     * increment). {@code -fixed}: {@code atomic_add_unless}.
+     * {@code many-refs-12}: four objects, each with a releaser that drops the owner's reference and
+     * two users that get a reference unless the count is zero and put it (12 tasks, in four groups
+     * that do not interact). On obj3 the users' get tests and increments in two steps, so a user can
+     * revive the object its releaser freed (one preemption between the test and the increment).
+     * {@code -fixed}: {@code atomic_add_unless} on every object.
      */
     static Scenario<RefsWorld> refs(boolean bug) {
         Scenario.Builder<RefsWorld> b = Scenario.<RefsWorld>named(name("many-refs-12", bug),
-                        (bug ? "" : "fixed twin: ") + "11 users get" + (bug ? " (test, then increment)" : " unless zero")
-                                + " and put an object a releaser drops (12 tasks)")
-                .autoBound(0)
-                .setup(RefsWorld::new)
-                .task("releaser", RefsWorld::releaser);
-        for (int i = 0; i < RefsWorld.USERS; i++) {
-            b.task("user" + i, w -> w.user(bug));
+                        (bug ? "" : "fixed twin: ") + "4 objects, each dropped by a releaser while 2 users get"
+                                + (bug ? " (on obj3: test, then increment)" : " unless zero") + " and put it (12 tasks)")
+                .autoBound(1)
+                .setup(RefsWorld::new);
+        for (int i = 0; i < RefsWorld.OBJECTS; i++) {
+            final int idx = i;
+            b.task("releaser" + i, w -> w.put(idx));
+            b.task("user" + i + "a", w -> w.user(idx, bug));
+            b.task("user" + i + "b", w -> w.user(idx, bug));
         }
         return b.build();
     }

@@ -73,6 +73,34 @@ class PortfolioModelCheck {
                 + "20,000 executions; sampled, no violation (no proof): delay bounding 5,000 executions"), r::summaryLine);
     }
 
+    /** Where the unbounded phase finishes or finds the bug, the portfolio's result is {@code --preemptions auto}'s. */
+    @Test
+    void whereTheUnboundedPhaseDecidesNothingElseRuns() {
+        for (String name : new String[] {"textbook-waitqueue", "many-tails-9", "many-refs-12"}) {
+            CheckResult auto = ModelCheck.exhaustive(scenario(name)).preemptions(ModelCheck.AUTO).run();
+            CheckResult portfolio = ModelCheck.portfolio(scenario(name)).run();
+            assertEquals(auto.summaryLine(), portfolio.summaryLine());
+            assertEquals(auto.token(), portfolio.token());
+        }
+    }
+
+    /**
+     * What the portfolio adds to the default check of the standard scenarios must not weaken a
+     * verdict: its samplers (PCT depth 3 seed 1 and delay bounding to 3, 5,000 executions each)
+     * find no violation and stop at no step bound on any of them (380,000 executions: full tier).
+     */
+    @TestFactory
+    @Tag("full")
+    Stream<DynamicTest> theSamplersAreCleanOnEveryStandardScenario() {
+        return ScenarioRegistry.standard().all().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> {
+            CheckResult p = ModelCheck.pct(s).depth(Portfolio.PCT_DEPTH).seed(1).executions(Portfolio.PCT_EXECUTIONS).run();
+            CheckResult d = ModelCheck.exhaustive(s).delayBound(Portfolio.DELAY_BOUND)
+                    .executions(Portfolio.DELAY_EXECUTIONS).run();
+            assertTrue(p.clean(), p::summaryLine);
+            assertTrue(d.clean(), d::summaryLine);
+        }));
+    }
+
     @Test
     void theTwinWithIndependentTailsIsComplete() {
         CheckResult r = ModelCheck.portfolio(scenario("many-tails-9-fixed")).run();

@@ -105,7 +105,10 @@ final class ShardRun {
                     : new SplitRun.Settings(r.scenario(), r.config().canonical(), cmd.preemptions,
                             cmd.reduction == CheckCommand.Reduction.DPOR, true, cmd.steps,
                             cmd.executions != null ? cmd.executions : ModelCheck.DEFAULT_SAMPLED, 1);
-            parts.add(CheckJson.scenario(st, cmd.strategyName(), r, run, r.nanos()));
+            // a portfolio decided by its unbounded phase is an exhaustive search's result, and merges as one
+            String strategy = cmd.kind() == ModelCheck.Kind.AUTO && kmodel.verification.Portfolio.decidedByTheUnboundedPhase(r)
+                    ? "exhaustive" : cmd.strategyName();
+            parts.add(CheckJson.scenario(st, strategy, r, run, r.nanos()));
         }
         write(json, CheckJson.file(0, 1, jobs, nanos, parts));
     }

@@ -122,11 +122,10 @@ public final class Portfolio {
         long budget = check.budgetOr(ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET);
         long timeStart = check.ticker().read();
         // 1. The unbounded phase, alone.
-        ModelCheck unbounded = check.part(ModelCheck.Kind.EXHAUSTIVE).preemptions(ModelCheck.UNBOUNDED)
+        // ModelCheck.AUTO with the unbounded phase's budget as its whole budget: its unbounded phase
+        // alone, and a result (and --json record) that is AUTO's where that phase decides
+        ModelCheck unbounded = check.part(ModelCheck.Kind.EXHAUSTIVE).preemptions(ModelCheck.AUTO)
                 .executions(Math.min(ModelCheck.AUTO_UNBOUNDED_BUDGET, budget));
-        if (check.poolOrNull() != null || check.jobsSetting() > 0) {
-            unbounded.unitTarget(1); // not split, as ModelCheck.AUTO's unbounded level
-        }
         paced(unbounded, timeStart);
         CheckResult first = unbounded.run();
         if (first.violation() != null || first.complete() || first.timeBudgetReached()
@@ -249,6 +248,15 @@ public final class Portfolio {
             r.split(x.split());
         }
         return r;
+    }
+
+    /**
+     * Whether {@code r}, a result of the portfolio, was decided by the unbounded phase alone (it is
+     * then {@code ModelCheck.AUTO}'s result, and its {@code --json} record merges as an exhaustive
+     * search's); false when the samplers ran.
+     */
+    public static boolean decidedByTheUnboundedPhase(CheckResult r) {
+        return !r.strategy().contains("sampled");
     }
 
     /** Gives a part the time left of the check's time budget, and its progress listener. */

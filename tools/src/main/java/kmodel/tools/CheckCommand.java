@@ -202,7 +202,8 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--executions", paramLabel = "N",
             description = "Executions of pct/random (default: " + ModelCheck.DEFAULT_SAMPLED
-                    + "), or the budget of exhaustive search (default: " + ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET + ").")
+                    + "), or the budget of exhaustive, delay and auto search (default: "
+                    + ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET + "; auto's samplers' executions count against it).")
     Long executions;
 
     @Option(names = "--depth", paramLabel = "D",

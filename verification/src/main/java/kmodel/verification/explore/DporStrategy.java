@@ -299,6 +299,20 @@ public final class DporStrategy implements ExplorationStrategy {
         return bound == 0 && !allInitials && !naiveBound;
     }
 
+    /** When set, a sleeper at bound 0 stands only for its run's first step: unsound, for tests that must fail. */
+    private boolean firstStepSleep;
+
+    /**
+     * Bounded DPOR at bound 0 whose sleep sets take a sleeping task's first step for its whole run
+     * (the footprint of the rest of the run is left out): unsound, for tests that must see the
+     * bound-0 comparison with plain DFS fail.
+     */
+    public static DporStrategy firstStepSleepForTesting() {
+        DporStrategy s = new DporStrategy(false, 0, false, false);
+        s.firstStepSleep = true;
+        return s;
+    }
+
     /** When set with a bound, a race adds every initial of the reversed sequence (the rule before 2026-12-02). */
     private boolean allInitials;
 
@@ -663,7 +677,7 @@ public final class DporStrategy implements ExplorationStrategy {
         long[] fp = len == 0 ? NONE : Arrays.copyOf(footprint, len);
         Node node = stack.get(stepNode);
         node.setDoneFootprint(task, fp);
-        if (sleepAtBoundZero() && runStartNode >= 0 && runStartNode != stepNode) {
+        if (sleepAtBoundZero() && !firstStepSleep && runStartNode >= 0 && runStartNode != stepNode) {
             // the task's whole run from its start is what a sleeper there stands for
             stack.get(runStartNode).setDoneFootprint(task, fp);
         }

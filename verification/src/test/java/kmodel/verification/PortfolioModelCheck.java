@@ -112,7 +112,7 @@ class PortfolioModelCheck {
      * The twins whose unbounded search does not finish pass within their preemption bound (the
      * programs lower it, {@link Scenario.Builder#autoBound}: what the default budget affords), after
      * the samplers' 10,000 executions found nothing. 20,000 + 130,922 + 10,000 executions for
-     * {@code many-wakeup-8-fixed} (bound 0), 20,000 + 169,344 + ... for {@code many-refs-12-fixed} (bound
+     * {@code many-wakeup-8-fixed} (bound 0), 20,000 + 169,344 + 10,000 for {@code many-refs-12-fixed} (bound
      * 1), 20,000 + 362,880 + 10,000 for {@code many-lockers-9-fixed} (bound 0): the full tier.
      */
     @TestFactory

@@ -504,6 +504,14 @@ final class CheckCommand implements Callable<Integer> {
         if (jobs != null && (jobs < 1 || jobs > 1024)) {
             throw new Kmodel.OneLine(cmd, "--jobs must be between 1 and 1024, got " + jobs);
         }
+        if (json != null && java.nio.file.Files.isDirectory(json)) {
+            // refused before the search runs, not after it (the generated CLI fuzzer found it)
+            throw new Kmodel.OneLine(cmd, "--json " + json + ": is a directory, not a file");
+        }
+        if (json != null && json.toAbsolutePath().getParent() != null
+                && !java.nio.file.Files.isDirectory(json.toAbsolutePath().getParent())) {
+            throw new Kmodel.OneLine(cmd, "--json " + json + ": its directory does not exist");
+        }
         if (shard != null && json == null) {
             throw new Kmodel.OneLine(cmd, "--shard needs --json FILE (the shard's results go there; see: kmodel merge)");
         }

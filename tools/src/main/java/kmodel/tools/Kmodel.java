@@ -45,6 +45,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             FioCommand.class,
             XfsIoCommand.class,
             XrefCommand.class,
+            LitmusCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -191,9 +191,16 @@ public final class LkmmMemory {
      * {@code spin_lock()}'s acquisition, once the search picked {@code unlocked} (a store of 0 to
      * the lock from {@link #rmwReadable}): an acquire RMW that also makes what the last holder
      * released part of what this task's later stores release (po-unlock-rf-lock-po is
-     * cumulative in the LKMM).
+     * cumulative in the LKMM). When the task released some spinlock before, everything before that
+     * unlock is also ordered before everything after this lock, for every CPU (linux-kernel.cat's
+     * {@code po-unlock-lock-po}, as in v6.1): approximated by an acquire and a release fence here
+     * (stronger for accesses between the unlock and this lock).
      */
     public Message lock(LkmmTask t, Message unlocked, int task, int event) {
+        if (t.unlocked) {
+            t.cur.join(t.acq);
+            t.rel.join(t.cur);
+        }
         Message m = rmw(t, unlocked, 1, Order.ACQUIRE, task, event);
         t.rel.join(unlocked.view);
         return m;
@@ -201,6 +208,7 @@ public final class LkmmMemory {
 
     /** {@code spin_unlock()}: a release store of 0, coherence-last. */
     public Message unlock(LkmmTask t, int loc, int task, int event) {
+        t.unlocked = true;
         return place(t, loc, last(loc).ts + 1, 0, Order.RELEASE, task, event, false);
     }
 
@@ -256,6 +264,7 @@ public final class LkmmMemory {
         key(t.rel, sb);
         sb.append('|');
         key(t.own, sb);
+        sb.append(t.unlocked ? 'U' : '-');
     }
 
     /** A canonical text of the memory: per location its stores (writer, value, view) in order. */

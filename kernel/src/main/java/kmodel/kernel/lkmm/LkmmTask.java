@@ -11,6 +11,8 @@ public final class LkmmTask {
     final View acq;
     final View rel;
     final View own;
+    /** Whether it has released a spinlock (a later lock then orders across: po-unlock-lock-po). */
+    boolean unlocked;
 
     public LkmmTask() {
         this(new View(), new View(), new View(), new View());
@@ -24,7 +26,9 @@ public final class LkmmTask {
     }
 
     public LkmmTask copy() {
-        return new LkmmTask(cur.copy(), acq.copy(), rel.copy(), own.copy());
+        LkmmTask t = new LkmmTask(cur.copy(), acq.copy(), rel.copy(), own.copy());
+        t.unlocked = unlocked;
+        return t;
     }
 
     /** The current view (read-only use). */

@@ -1,0 +1,133 @@
+package kmodel.tools;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import kmodel.tools.litmus.Litmus;
+import kmodel.tools.litmus.LitmusException;
+import kmodel.tools.litmus.LitmusParser;
+import kmodel.tools.litmus.LitmusRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kmodel litmus FILE...}: runs C litmus tests (the LKMM's format) under kmodel's
+ * operational approximation of the LKMM and prints herd7's verdict shape plus a witness.
+ *
+ * <p>Exit: 0 every test ran and none disagreed with its {@code Result:} comment; 1 some test
+ * disagreed; 2 some file could not be read or uses a construct not supported (one line each,
+ * {@code kmodel: FILE:LINE: ...}), which wins over 1; 4 a test exceeded the state budget.
+ */
+@Command(name = "litmus",
+        mixinStandardHelpOptions = true,
+        versionProvider = Kmodel.Version.class,
+        description = {
+            "Run C litmus tests (tools/memory-model format) under kmodel's operational approximation of the LKMM.",
+            "Prints herd7's verdict shape (States, Positive/Negative, Observation Never|Sometimes|Always) and a witness;"
+                + " compares with the file's 'Result:' comment. Load buffering is not explored (see docs/memory-model.md)."
+        })
+final class LitmusCommand implements Callable<Integer> {
+    /** The largest litmus file read. */
+    static final int MAX_BYTES = 1 << 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "litmus files")
+    List<Path> files;
+
+    @Option(names = "--max-states", paramLabel = "N", defaultValue = "200000",
+            description = "give up on a test after N states (1..10000000; default ${DEFAULT-VALUE})")
+    long maxStates;
+
+    @Option(names = "--no-witness", description = "do not print the witness diagram")
+    boolean noWitness;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (maxStates < 1 || maxStates > 10_000_000) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--max-states must be 1..10000000, not " + maxStates);
+        }
+        int code = 0;
+        boolean first = true;
+        for (Path f : files) {
+            String name = Kmodel.oneLine(String.valueOf(f));
+            String text;
+            try {
+                text = read(f);
+            } catch (IOException | RuntimeException e) {
+                err.println("kmodel: " + name + ": cannot read: " + Kmodel.oneLine(String.valueOf(e.getMessage())));
+                code = Math.max(code, Kmodel.EXIT_USAGE);
+                continue;
+            }
+            try {
+                Litmus t = LitmusParser.parse(text);
+                LitmusRunner.Outcome o = LitmusRunner.run(t, maxStates);
+                if (!first) {
+                    out.println();
+                }
+                first = false;
+                print(out, t, o, !noWitness);
+                if (o.disagrees()) {
+                    err.println("kmodel: " + name + ": Result: " + o.expected + " but kmodel finds " + o.observation());
+                    code = Math.max(code, Kmodel.EXIT_VIOLATION);
+                }
+            } catch (LitmusException e) {
+                err.println("kmodel: " + name + ":" + e.line + ": " + Kmodel.oneLine(e.getMessage()));
+                code = Math.max(code, Kmodel.EXIT_USAGE);
+            } catch (LitmusRunner.Budget e) {
+                err.println("kmodel: " + name + ": " + e.getMessage());
+                code = code == 0 ? Kmodel.EXIT_INCONCLUSIVE : code;
+            }
+            out.flush();
+            err.flush();
+        }
+        return code;
+    }
+
+    /** Reads at most {@link #MAX_BYTES} (a longer file is refused, not read on). */
+    static String read(Path f) throws IOException {
+        if (!Files.isRegularFile(f)) {
+            throw new IOException("not a regular file");
+        }
+        try (InputStream in = Files.newInputStream(f)) {
+            byte[] b = in.readNBytes(MAX_BYTES + 1);
+            if (b.length > MAX_BYTES) {
+                throw new IOException("larger than " + MAX_BYTES + " bytes");
+            }
+            return new String(b, StandardCharsets.UTF_8);
+        }
+    }
+
+    static void print(PrintWriter out, Litmus t, LitmusRunner.Outcome o, boolean witness) {
+        String kind = o.quantifier.equals("exists") ? "Allowed" : o.quantifier.equals("forall") ? "Required" : "Forbidden";
+        out.println("Test " + o.name + " " + kind);
+        out.println("States " + o.states.size());
+        for (Map.Entry<String, Boolean> e : o.states.entrySet()) {
+            out.println(e.getKey() + (e.getValue() ? "  <- matches" : ""));
+        }
+        out.println(o.ok() ? "Ok" : "No");
+        out.println("Witnesses");
+        out.println("Positive: " + o.positive + " Negative: " + o.negative);
+        out.println("Observation " + o.name + " " + o.observation() + " " + o.positive + " " + o.negative);
+        if (witness && o.witness != null) {
+            out.println(o.quantifier.equals("forall") ? "Counterexample:" : "Witness:");
+            out.print(o.witness);
+        }
+        if (o.expected != null) {
+            out.println("Result: " + o.expected + (o.disagrees() ? " (DISAGREES)" : " (agrees)"));
+        }
+    }
+}

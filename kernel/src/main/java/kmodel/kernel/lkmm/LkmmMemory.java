@@ -20,11 +20,22 @@ public final class LkmmMemory {
     private final ArrayList<ArrayList<Message>> locs;
     private final ArrayList<String> names;
     private View sc;
+    /** Fences made no-ops (ablation: a deliberate break that a check must notice). */
+    private final java.util.EnumSet<Fence> ablated;
 
     public LkmmMemory() {
+        this(java.util.EnumSet.noneOf(Fence.class));
+    }
+
+    /**
+     * A memory in which the fences in {@code ablated} do nothing: for barrier ablation and for
+     * tests that show a check failing when the model is deliberately broken.
+     */
+    public LkmmMemory(java.util.Set<Fence> ablated) {
         this.locs = new ArrayList<>();
         this.names = new ArrayList<>();
         this.sc = new View();
+        this.ablated = ablated.isEmpty() ? java.util.EnumSet.noneOf(Fence.class) : java.util.EnumSet.copyOf(ablated);
     }
 
     private LkmmMemory(LkmmMemory o) {
@@ -34,6 +45,7 @@ public final class LkmmMemory {
         }
         this.names = o.names;
         this.sc = o.sc.copy();
+        this.ablated = o.ablated;
     }
 
     /** A deep copy (messages are immutable and shared). */
@@ -214,6 +226,9 @@ public final class LkmmMemory {
 
     /** A barrier by {@code t} (see {@link Fence} for the approximations). */
     public void fence(LkmmTask t, Fence f) {
+        if (ablated.contains(f)) {
+            return;
+        }
         switch (f) {
             case MB:
             case MB_BEFORE_ATOMIC:

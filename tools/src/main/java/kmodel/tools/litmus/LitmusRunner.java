@@ -112,8 +112,14 @@ public final class LitmusRunner {
 
     /** Runs {@code t}: its outcome, or {@link Budget} past {@code maxStates} states. */
     public static Outcome run(Litmus t, long maxStates) throws Budget, LitmusException {
+        return run(t, maxStates, java.util.EnumSet.noneOf(kmodel.kernel.lkmm.Fence.class));
+    }
+
+    /** Runs {@code t} with the fences in {@code ablated} made no-ops (a deliberate break). */
+    public static Outcome run(Litmus t, long maxStates, Set<kmodel.kernel.lkmm.Fence> ablated)
+            throws Budget, LitmusException {
         LitmusRunner r = new LitmusRunner(t, maxStates);
-        State s = new State(t);
+        State s = new State(t, new LkmmMemory(ablated));
         r.dfs(s);
         for (boolean pos : r.executions.values()) {
             if (pos) {
@@ -137,8 +143,8 @@ public final class LitmusRunner {
         final int[][] rf;
         final Step trace;
 
-        State(Litmus t) {
-            mem = new LkmmMemory();
+        State(Litmus t, LkmmMemory empty) {
+            mem = empty;
             for (Map.Entry<String, Long> e : t.locations.entrySet()) {
                 mem.location(e.getKey(), e.getValue());
             }

@@ -23,9 +23,11 @@ import picocli.CommandLine.Spec;
  * {@code kmodel litmus FILE...}: runs C litmus tests (the LKMM's format) under kmodel's
  * operational approximation of the LKMM and prints herd7's verdict shape plus a witness.
  *
- * <p>Exit: 0 every test ran and none disagreed with its {@code Result:} comment; 1 some test
- * disagreed; 2 some file could not be read or uses a construct not supported (one line each,
- * {@code kmodel: FILE:LINE: ...}), which wins over 1; 4 a test exceeded the state budget.
+ * <p>Every file is read and parsed before any test runs. Exit: 0 every test ran and none
+ * disagreed with its {@code Result:} comment; 1 some test disagreed (marked {@code (DISAGREES)}
+ * on stdout); 2 a file could not be read, is malformed or uses a construct not supported: one line
+ * on stderr, {@code kmodel: FILE:LINE: ...}, and nothing else; 4 no disagreement, but a test
+ * exceeded the state budget ({@code --max-states}).
  */
 @Command(name = "litmus",
         mixinStandardHelpOptions = true,
@@ -60,41 +62,46 @@ final class LitmusCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--max-states must be 1..10000000, not " + maxStates);
         }
-        int code = 0;
-        boolean first = true;
+        // Every file is read and parsed before any runs: a refused input is one line and nothing else.
+        List<Litmus> tests = new java.util.ArrayList<>();
         for (Path f : files) {
             String name = Kmodel.oneLine(String.valueOf(f));
-            String text;
             try {
-                text = read(f);
+                tests.add(LitmusParser.parse(read(f)));
             } catch (IOException | RuntimeException e) {
                 err.println("kmodel: " + name + ": cannot read: " + Kmodel.oneLine(String.valueOf(e.getMessage())));
-                code = Math.max(code, Kmodel.EXIT_USAGE);
-                continue;
-            }
-            try {
-                Litmus t = LitmusParser.parse(text);
-                LitmusRunner.Outcome o = LitmusRunner.run(t, maxStates);
-                if (!first) {
-                    out.println();
-                }
-                first = false;
-                print(out, t, o, !noWitness);
-                if (o.disagrees()) {
-                    err.println("kmodel: " + name + ": Result: " + o.expected + " but kmodel finds " + o.observation());
-                    code = Math.max(code, Kmodel.EXIT_VIOLATION);
-                }
+                return Kmodel.EXIT_USAGE;
             } catch (LitmusException e) {
                 err.println("kmodel: " + name + ":" + e.line + ": " + Kmodel.oneLine(e.getMessage()));
-                code = Math.max(code, Kmodel.EXIT_USAGE);
-            } catch (LitmusRunner.Budget e) {
-                err.println("kmodel: " + name + ": " + e.getMessage());
-                code = code == 0 ? Kmodel.EXIT_INCONCLUSIVE : code;
+                return Kmodel.EXIT_USAGE;
             }
-            out.flush();
-            err.flush();
         }
-        return code;
+        java.io.StringWriter buf = new java.io.StringWriter();
+        PrintWriter o = new PrintWriter(buf);
+        boolean disagree = false;
+        boolean inconclusive = false;
+        for (int k = 0; k < tests.size(); k++) {
+            String name = Kmodel.oneLine(String.valueOf(files.get(k)));
+            Litmus t = tests.get(k);
+            if (k > 0) {
+                o.println();
+            }
+            try {
+                LitmusRunner.Outcome r = LitmusRunner.run(t, maxStates);
+                print(o, t, r, !noWitness);
+                disagree |= r.disagrees();
+            } catch (LitmusException e) {
+                err.println("kmodel: " + name + ":" + e.line + ": " + Kmodel.oneLine(e.getMessage()));
+                return Kmodel.EXIT_USAGE;
+            } catch (LitmusRunner.Budget e) {
+                o.println("Test " + Kmodel.oneLine(t.name()) + " inconclusive: " + e.getMessage());
+                inconclusive = true;
+            }
+        }
+        o.flush();
+        out.print(buf);
+        out.flush();
+        return disagree ? Kmodel.EXIT_VIOLATION : inconclusive ? Kmodel.EXIT_INCONCLUSIVE : 0;
     }
 
     /** Reads at most {@link #MAX_BYTES} (a longer file is refused, not read on). */
@@ -113,7 +120,7 @@ final class LitmusCommand implements Callable<Integer> {
 
     static void print(PrintWriter out, Litmus t, LitmusRunner.Outcome o, boolean witness) {
         String kind = o.quantifier.equals("exists") ? "Allowed" : o.quantifier.equals("forall") ? "Required" : "Forbidden";
-        out.println("Test " + o.name + " " + kind);
+        out.println("Test " + Kmodel.oneLine(o.name) + " " + kind);
         out.println("States " + o.states.size());
         for (Map.Entry<String, Boolean> e : o.states.entrySet()) {
             out.println(e.getKey() + (e.getValue() ? "  <- matches" : ""));
@@ -121,7 +128,7 @@ final class LitmusCommand implements Callable<Integer> {
         out.println(o.ok() ? "Ok" : "No");
         out.println("Witnesses");
         out.println("Positive: " + o.positive + " Negative: " + o.negative);
-        out.println("Observation " + o.name + " " + o.observation() + " " + o.positive + " " + o.negative);
+        out.println("Observation " + Kmodel.oneLine(o.name) + " " + o.observation() + " " + o.positive + " " + o.negative);
         if (witness && o.witness != null) {
             out.println(o.quantifier.equals("forall") ? "Counterexample:" : "Witness:");
             out.print(o.witness);

@@ -26,6 +26,11 @@ public final class Litmus {
     /** Things to show in the states besides the condition's ({@code locations [...]}). */
     final List<Cond.Atom> shown = new ArrayList<>();
 
+    /** The test's name (after {@code C}). */
+    public String name() {
+        return name;
+    }
+
     int locIndex(String n) {
         int i = 0;
         for (String k : locations.keySet()) {

@@ -45,7 +45,7 @@ final class LitmusCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "litmus files")
-    List<Path> files;
+    List<String> files;
 
     @Option(names = "--max-states", paramLabel = "N", defaultValue = "200000",
             description = "give up on a test after N states (1..10000000; default ${DEFAULT-VALUE})")
@@ -64,10 +64,16 @@ final class LitmusCommand implements Callable<Integer> {
         }
         // Every file is read and parsed before any runs: a refused input is one line and nothing else.
         List<Litmus> tests = new java.util.ArrayList<>();
-        for (Path f : files) {
-            String name = Kmodel.oneLine(String.valueOf(f));
+        for (String f : files) {
+            String name = Kmodel.oneLine(f);
             try {
-                tests.add(LitmusParser.parse(read(f)));
+                tests.add(LitmusParser.parse(read(Path.of(f))));
+            } catch (java.nio.file.InvalidPathException e) {
+                err.println("kmodel: " + name + ": cannot read: not a valid path");
+                return Kmodel.EXIT_USAGE;
+            } catch (java.nio.file.NoSuchFileException e) {
+                err.println("kmodel: " + name + ": cannot read: no such file");
+                return Kmodel.EXIT_USAGE;
             } catch (IOException | RuntimeException e) {
                 err.println("kmodel: " + name + ": cannot read: " + Kmodel.oneLine(String.valueOf(e.getMessage())));
                 return Kmodel.EXIT_USAGE;

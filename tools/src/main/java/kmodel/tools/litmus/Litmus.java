@@ -78,7 +78,7 @@ public final class Litmus {
     enum Kind { LOAD, STORE, RMW, FENCE, LOCK, UNLOCK, ISLOCKED, ASSIGN, BRANCH, JUMP }
 
     /** Read-modify-write operations. */
-    enum Op { XCHG, CMPXCHG, ADD_RETURN, FETCH_ADD, ADD }
+    enum Op { XCHG, CMPXCHG, ADD_RETURN, FETCH_ADD, ADD, ADD_UNLESS }
 
     /** One instruction; {@code text} is how the source wrote it (for witnesses). */
     static final class Instr {

@@ -299,7 +299,12 @@ public final class LitmusParser {
             addLocation(n);
             if (eat("=")) {
                 eat("&");
-                if (atNumber()) {
+                if ("ATOMIC_INIT".equals(peekIdent())) {
+                    ident();
+                    expect("(");
+                    t.locations.put(n, number());
+                    expect(")");
+                } else if (atNumber()) {
                     t.locations.put(n, number());
                 } else {
                     String target = ident();
@@ -436,6 +441,24 @@ public final class LitmusParser {
         }
         int ln = line;
         String id = peekIdent();
+        if (id == null && at("(")) {
+            int p = pos;
+            int l = line;
+            expect("(");
+            if ("void".equals(peekIdent())) {
+                ident();
+                expect(")");
+                String fn = ident();
+                if (!at("(")) {
+                    throw unsupported("(void) before something other than a call");
+                }
+                call(fn, declareReg("(void)"), ln);
+                expect(";");
+                return;
+            }
+            pos = p;
+            line = l;
+        }
         if (id == null) {
             if (at("*")) {
                 // *x = e;  (a plain store)
@@ -729,6 +752,11 @@ public final class LitmusParser {
                 nargs = 3;
                 isVoid = false;
                 break;
+            case "atomic_add_unless":
+                op = Op.ADD_UNLESS;
+                nargs = 3;
+                isVoid = false;
+                break;
             case "atomic_add":
             case "atomic_sub":
                 op = Op.ADD;
@@ -797,7 +825,7 @@ public final class LitmusParser {
         } else {
             i.addr = a.get(0);
             i.value = a.get(1);
-            if (op == Op.CMPXCHG) {
+            if (op == Op.CMPXCHG || op == Op.ADD_UNLESS) {
                 i.value2 = a.get(2);
             }
         }

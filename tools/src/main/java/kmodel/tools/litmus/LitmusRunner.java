@@ -373,13 +373,18 @@ public final class LitmusRunner {
         long arg = i.value.eval(s.regs[p]);
         boolean moved = false;
         List<Message> atomicReads = mem.rmwReadable(task, loc, dep);
-        List<Message> candidates = i.op == Op.CMPXCHG ? mem.readable(task, loc, dep) : atomicReads;
+        boolean conditional = i.op == Op.CMPXCHG || i.op == Op.ADD_UNLESS;
+        List<Message> candidates = conditional ? mem.readable(task, loc, dep) : atomicReads;
         for (Message m : candidates) {
             long old = m.value;
             State n;
-            if (i.op == Op.CMPXCHG && old != arg) {
-                // A failed cmpxchg is an unordered read (Documentation/atomic_t.txt).
-                n = new State(s, new Step(s.trace, p, i.text + "  = " + t.show(old) + " (" + from(m) + ", fails)"));
+            long ret;
+            boolean fails = i.op == Op.CMPXCHG ? old != arg
+                    : i.op == Op.ADD_UNLESS && old == i.value2.eval(s.regs[p]);
+            if (fails) {
+                // A failed cmpxchg() or atomic_add_unless() is an unordered read (Documentation/atomic_t.txt).
+                ret = i.op == Op.ADD_UNLESS ? 0 : old;
+                n = new State(s, new Step(s.trace, p, i.text + "  = " + t.show(ret) + " (" + from(m) + ", fails)"));
                 n.mem.read(n.task[p], m, Order.ONCE);
                 n.rf[p] = append(n.rf[p], m.event);
                 event(n, p);
@@ -399,21 +404,14 @@ public final class LitmusRunner {
                         nv = old + arg;
                         break;
                 }
-                long ret = i.op == Op.ADD_RETURN ? nv : old;
+                ret = i.op == Op.ADD_RETURN ? nv : i.op == Op.ADD_UNLESS ? 1 : old;
                 n = new State(s, new Step(s.trace, p, i.text + (i.reg >= 0 ? "  = " + t.show(ret) : "")
                         + " (" + from(m) + ")"));
                 n.rf[p] = append(n.rf[p], m.event);
                 n.mem.rmw(n.task[p], m, nv, i.order, p, event(n, p));
-                if (i.reg >= 0) {
-                    n.regs[p][i.reg] = ret;
-                }
             }
             if (i.reg >= 0) {
-                if (i.op == Op.ADD_RETURN) {
-                    n.regs[p][i.reg] = n.regs[p][i.reg];
-                } else {
-                    n.regs[p][i.reg] = old;
-                }
+                n.regs[p][i.reg] = ret;
                 View d = m.view.copy();
                 d.join(dep);
                 n.dep[p][i.reg] = d;

@@ -362,15 +362,75 @@ public final class BlockBio {
      * (which moves {@code bi_idx}/{@code bi_bvec_done} within the shared table) and setting
      * {@code bi_size}. A no-op when the window is already the whole bio. Like v5.10 it does not
      * check that the window fits (v5.16 added a {@code WARN_ON_ONCE}); an oversized window
-     * breaks {@link BioChecks#checkInvariants}.
+     * breaks {@link BioChecks#checkInvariants}. Bug {@link BlockBugs#BIO_TRIM_RELIES_ON_BI_VCNT}
+     * runs the pre-immutable-biovec body instead ({@link #mdTrimBio}).
      */
     public static void bioTrim(Bio bio, int offset, int size) {
+        if (Kernel.bug(BlockBugs.BIO_TRIM_RELIES_ON_BI_VCNT)) {
+            mdTrimBio(bio, offset, size);
+            return;
+        }
         size <<= SECTOR_SHIFT;
         if (offset == 0 && size == bio.biIter.biSize) {
             return;
         }
         bioAdvance(bio, offset << SECTOR_SHIFT);
         bio.biIter.biSize = size;
+    }
+
+    /**
+     * drivers/md/md.c: {@code md_trim_bio(bio, offset, size)} (v3.1 to v3.13), in sectors: the
+     * body of bio trimming before immutable biovecs, run by bug
+     * {@link BlockBugs#BIO_TRIM_RELIES_ON_BI_VCNT}. It moves {@code bi_sector} and {@code bi_size},
+     * then edits the table: whole bvecs before the window are skipped ({@code bi_idx++}), the first
+     * one kept is shortened in place, the kept ones are moved down to index 0 ({@code memmove}), and
+     * the last is cut to the window, lowering {@code bi_vcnt}. Every step walks
+     * {@code bi_io_vec[bi_idx..bi_vcnt)}: right for md's {@code bio_clone_mddev()} clones, which
+     * own their table; on a fast clone ({@code bi_vcnt == 0}) nothing of the table moves.
+     * ({@code BIO_SEG_VALID}, cleared there, is not modelled.) The model's bvecs are objects: the
+     * {@code memmove} copies them so that two slots never alias one bvec.
+     */
+    private static void mdTrimBio(Bio bio, int offset, int size) {
+        size <<= SECTOR_SHIFT;
+        if (offset == 0 && size == bio.biIter.biSize) {
+            return;
+        }
+        bio.biIter.biSector += offset;
+        bio.biIter.biSize = size;
+        offset <<= SECTOR_SHIFT;
+        /* && short-circuits as in C: a bio with bi_vcnt == 0 never reads its table here */
+        while (bio.biIter.biIdx < bio.biVcnt && bio.ioVec()[bio.biIter.biIdx].bvLen <= offset) {
+            /* remove this whole bio_vec */
+            offset -= bio.ioVec()[bio.biIter.biIdx].bvLen;
+            bio.biIter.biIdx++;
+        }
+        if (bio.biIter.biIdx < bio.biVcnt) {
+            BioVec first = bio.ioVec()[bio.biIter.biIdx];
+            first.bvOffset += offset;
+            first.bvLen -= offset;
+        }
+        /* avoid any complications with bi_idx being non-zero */
+        if (bio.biIter.biIdx != 0) {
+            BioVec[] table = bio.ioVec();
+            for (int i = 0; i < bio.biVcnt - bio.biIter.biIdx; i++) {
+                table[i] = table[i + bio.biIter.biIdx].copy();
+            }
+            bio.biVcnt -= bio.biIter.biIdx;
+            bio.biIter.biIdx = 0;
+        }
+        /* Make sure vcnt and last bv are not too big (v3.13's bio_for_each_segment: bi_idx..bi_vcnt) */
+        int sofar = 0;
+        for (int i = bio.biIter.biIdx; i < bio.biVcnt; i++) {
+            BioVec bvec = bio.ioVec()[i];
+            if (sofar + bvec.bvLen > size) {
+                bvec.bvLen = size - sofar;
+            }
+            if (bvec.bvLen == 0) {
+                bio.biVcnt = i;
+                break;
+            }
+            sofar += bvec.bvLen;
+        }
     }
 
     /**

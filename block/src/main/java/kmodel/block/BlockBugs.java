@@ -25,11 +25,24 @@ public final class BlockBugs {
      */
     public static final String SBQ_WAIT_NOT_COUNTED = "sbq-wait-not-counted";
 
+    /**
+     * {@code bio_trim()} (block/bio.c) with the body it had before immutable biovecs, as
+     * {@code md_trim_bio()} (drivers/md/md.c, v3.1 to v3.13) for md's clones that owned their
+     * table: move {@code bi_sector} and {@code bi_size}, then cut the table itself, walking
+     * {@code bi_io_vec[bi_idx..bi_vcnt)}. A fast clone ({@code bio_clone_fast()}, v3.14) shares
+     * its parent's table and keeps {@code bi_vcnt == 0} ("should not be looked at or relied upon by
+     * code that does not own the bio"), so on it the walk does nothing: a clone trimmed to a window
+     * that does not start at the parent's first byte keeps the parent's position in the table and
+     * transfers the window's sectors to or from the start of the parent's memory. Seed 001's
+     * {@code btrfs_bio_clone_partial()} trims fast clones so. Manifests as {@code data-corruption}.
+     */
+    public static final String BIO_TRIM_RELIES_ON_BI_VCNT = "bio-trim-relies-on-bi-vcnt";
+
     private BlockBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED};
+        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED, BIO_TRIM_RELIES_ON_BI_VCNT};
     }
 }

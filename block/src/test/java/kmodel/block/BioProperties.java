@@ -258,6 +258,17 @@ class BioProperties {
                 trimmedWindow(3, 3, new boolean[1], LOSSY_TRIM), TRIMMED_CLONE_BYTES);
     }
 
+    /**
+     * The window check catches catalog bug {@code bio-trim-relies-on-bi-vcnt} (bio_trim() in
+     * md_trim_bio()'s pre-immutable form): a fast clone's window that starts past the parent's first
+     * byte keeps the parent's place in the table.
+     */
+    @Example
+    void theWindowCheckCatchesTheTrimThatReliesOnBiVcnt() {
+        assertOnlyTheBugFailsTheCheck(BlockBugs.BIO_TRIM_RELIES_ON_BI_VCNT, TWO_PAGES, trimmedWindow(3, 3, new boolean[1]),
+                TRIMMED_CLONE_BYTES);
+    }
+
     @Property(tries = 250, seed = "20170513")
     void aSplitAndTheAdvancedParentTogetherIterateTheParentsBytes(@ForAll("ranges") List<Range> ranges,
             @ForAll @IntRange(min = 0, max = 1 << 20) int a) {

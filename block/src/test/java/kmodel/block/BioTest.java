@@ -184,6 +184,40 @@ class BioTest {
         });
     }
 
+    /**
+     * Catalog bug {@code bio-trim-relies-on-bi-vcnt} runs md_trim_bio()'s pre-immutable body: right
+     * on a bio that owns its table (a {@code bio_clone_bioset()} copy, as md's clones were: the
+     * table is cut and moved down to index 0), wrong on a fast clone, whose {@code bi_vcnt} of 0
+     * leaves it at the parent's first byte.
+     */
+    @Test
+    void theTrimThatReliesOnBiVcntIsRightOnATableOwnerAndWrongOnAFastClone() {
+        runClean(Kconfig.defaults().withBug(BlockBugs.BIO_TRIM_RELIES_ON_BI_VCNT), () -> {
+            BlockLayer layer = new BlockLayer();
+            Page[] p = pages(3);
+            Bio parent = wholePages(layer, p);
+            parent.biIter.biSector = 100;
+            byte[] window = Arrays.copyOfRange(concat(p), 10 * 512, 19 * 512);
+            Bio owner = BlockBio.bioCloneBioset(parent, layer.fsBioSet);
+            BlockBio.bioTrim(owner, 10, 9);
+            assertEquals(110, owner.biIter.biSector);
+            assertEquals(0, owner.biIter.biIdx, "the kept bvecs moved down to index 0");
+            assertEquals(2, owner.biVcnt, "the first bvec shortened, the last cut");
+            BioChecks.checkInvariants(owner);
+            assertArrayEquals(window, bytesOf(Bio.bioForEachSegment(owner, new BvecIter())));
+            Bio clone = BlockBio.bioCloneFast(parent, layer.fsBioSet);
+            BlockBio.bioTrim(clone, 10, 9);
+            assertEquals(110, clone.biIter.biSector);
+            assertEquals(0, clone.biIter.biIdx, "bi_vcnt is 0: nothing of the shared table moved");
+            assertEquals(0, clone.biIter.biBvecDone);
+            assertArrayEquals(Arrays.copyOfRange(concat(p), 0, 9 * 512), bytesOf(Bio.bioForEachSegment(clone, new BvecIter())),
+                    "the window's sectors, but the parent's first bytes");
+            BlockBio.bioPut(clone);
+            BlockBio.bioPut(owner);
+            BlockBio.bioPut(parent);
+        });
+    }
+
     @Test
     void bioTrimPastTheEndBreaksTheIterInvariant() {
         Violation v = runViolating(ViolationKind.BUG_ON, () -> {

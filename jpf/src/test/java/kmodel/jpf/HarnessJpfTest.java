@@ -2,7 +2,6 @@ package kmodel.jpf;
 
 import static org.junit.Assert.assertEquals;
 
-import java.util.ArrayList;
 import java.util.List;
 import kmodel.kernel.ViolationKind;
 import kmodel.verification.harness.Harness;
@@ -31,7 +30,9 @@ import org.junit.runners.Parameterized.Parameters;
  *
  * The budget is a guard against a run that would not end, not a bound of the result: every
  * harness is measured to need far fewer states (docs/three-checkers.md, "Java PathFinder"), and a proof stopped
- * by it fails. ({@code -Dkmodel.jpf.only=REGEX} keeps the labels that match, for a subset.)
+ * by it fails. ({@code -Dkmodel.jpf.only=REGEX} keeps the labels that match, for a subset; one
+ * that matches none fails: {@link JpfColumn#rows}.) Every row's verdict is compared with the
+ * README's three-checker table, JPF column; a README without the table fails.
  */
 @RunWith(Parameterized.class)
 public class HarnessJpfTest extends JpfTestBase {
@@ -52,26 +53,11 @@ public class HarnessJpfTest extends JpfTestBase {
 
     @Parameters(name = "{0}")
     public static List<Object[]> configurations() {
-        String only = System.getProperty("kmodel.jpf.only", "");
-        List<Object[]> out = new ArrayList<>();
-        for (Harness h : Harnesses.all()) {
-            List<String> configs = new ArrayList<>();
-            configs.add(null);
-            for (String b : h.hostedBugs()) {
-                configs.add(b);
-            }
-            for (String b : configs) {
-                String label = label(h, b);
-                if (only.isEmpty() || label.matches(only)) {
-                    out.add(new Object[] {label, h, b});
-                }
-            }
-        }
-        return out;
+        return JpfColumn.rows(System.getProperty("kmodel.jpf.only", ""));
     }
 
     static String label(Harness h, String bug) {
-        return h.name() + (bug == null ? "" : " [bug=" + bug + "]");
+        return JpfColumn.label(h, bug);
     }
 
     @Test
@@ -87,10 +73,8 @@ public class HarnessJpfTest extends JpfTestBase {
             // where the explorer first meets the waiter left asleep); the verdict names it.
             o.assertFinding(Expect.deadlockOr("kmodel violation "));
         }
-        if (JpfColumn.present()) {
-            String table = JpfColumn.verdict(harness, bug);
-            assertEquals("the README's three-checker table, JPF column, " + o.label + ": the table says '" + table
-                    + "', JPF " + o.verdict(), table, o.verdict());
-        }
+        String table = JpfColumn.verdict(harness, bug);
+        assertEquals("the README's three-checker table, JPF column, " + o.label + ": the table says '" + table
+                + "', JPF " + o.verdict(), table, o.verdict());
     }
 }

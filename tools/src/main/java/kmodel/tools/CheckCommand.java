@@ -9,18 +9,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import kmodel.verification.CheckPool;
+import kmodel.explorer.CheckPool;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
-import picocli.CommandLine;
+import kmodel.verification.world.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel check}: explores every registered scenario (or the named ones) on one
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * and, last, a {@code time:} line (wall time; the only line that differs between two runs).
  *
  * <p>Scenarios run side by side on {@code --jobs N} threads, and each exhaustive search is split
- * into units ({@link kmodel.verification.SplitExplorer}) that run side by side too; the lines do
+ * into units ({@link kmodel.explorer.SplitExplorer}) that run side by side too; the lines do
  * not depend on N. {@code --shard I/N --json FILE} explores one shard of every search and writes
  * it, for {@code kmodel merge} ({@link ShardRun}).
  */
@@ -76,7 +76,7 @@ final class CheckCommand implements Callable<Integer> {
         @Override
         public StrategyName convert(String value) {
             for (StrategyName s : StrategyName.values()) {
-                if (s.toString().equalsIgnoreCase(value.trim())) {
+                if (s.toString().equalsIgnoreCase(value)) {
                     return s;
                 }
             }
@@ -124,7 +124,7 @@ final class CheckCommand implements Callable<Integer> {
     static final class PreemptionsConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            String v = value.trim();
+            String v = value; // as written (Values): no white space
             if (v.equalsIgnoreCase("unbounded")) {
                 return ModelCheck.UNBOUNDED;
             }
@@ -157,7 +157,7 @@ final class CheckCommand implements Callable<Integer> {
         @Override
         public Reduction convert(String value) {
             for (Reduction r : Reduction.values()) {
-                if (r.toString().equalsIgnoreCase(value.trim())) {
+                if (r.toString().equalsIgnoreCase(value)) {
                     return r;
                 }
             }
@@ -381,18 +381,14 @@ final class CheckCommand implements Callable<Integer> {
     static final class ShardConverter implements CommandLine.ITypeConverter<Shard> {
         @Override
         public Shard convert(String value) {
-            String v = value.trim();
-            int slash = v.indexOf('/');
-            try {
-                if (slash > 0) {
-                    int i = Integer.parseInt(v.substring(0, slash).trim());
-                    int n = Integer.parseInt(v.substring(slash + 1).trim());
-                    if (n >= 1 && n <= CheckJson.MAX_UNITS && i >= 0 && i < n) {
-                        return new Shard(i, n);
-                    }
+            // as written (Values): I and N are decimal digits, no white space
+            if (value.matches("[0-9]{1,9}/[0-9]{1,9}")) {
+                int slash = value.indexOf('/');
+                int i = Integer.parseInt(value.substring(0, slash));
+                int n = Integer.parseInt(value.substring(slash + 1));
+                if (n >= 1 && n <= CheckJson.MAX_UNITS && i >= 0 && i < n) {
+                    return new Shard(i, n);
                 }
-            } catch (NumberFormatException e) {
-                // reported below
             }
             throw new CommandLine.TypeConversionException("expected I/N with 0 <= I < N <= " + CheckJson.MAX_UNITS
                     + ", got '" + value + "'");

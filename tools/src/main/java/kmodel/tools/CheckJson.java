@@ -21,11 +21,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.SplitRun;
+import kmodel.explorer.UnitResult;
 import kmodel.kernel.ViolationKind;
-import kmodel.verification.CheckResult;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.SplitRun;
-import kmodel.verification.UnitResult;
+import kmodel.verification.ScenarioRegistry;
 
 /**
  * The {@code --json FILE} format of {@code kmodel check}, and its reader for {@code kmodel
@@ -300,6 +301,14 @@ final class CheckJson {
         return new ShardFile(index, count, parts);
     }
 
+    /**
+     * The bound {@code --preemptions auto} falls back to for the scenario named {@code name}
+     * ({@link SplitRun.Settings}): the registry's, looked up only when the search is {@code auto}.
+     */
+    static int autoBound(String name, int preemptions) {
+        return preemptions == ModelCheck.AUTO ? ScenarioRegistry.autoBoundOf(name) : ModelCheck.AUTO_BOUND;
+    }
+
     private static ScenarioPart scenario(JsonObject o, String at, int shardIndex, int shardCount) throws Bad {
         String name = string(o, "scenario", at);
         String config = string(o, "configuration", at);
@@ -323,7 +332,7 @@ final class CheckJson {
         int unitTarget = (int) number(o, "unitTarget", at, 1, MAX_UNITS);
         double seconds = seconds(o, "timeSeconds", at);
         SplitRun.Settings st = new SplitRun.Settings(name, config, preemptions, reduction.equals("dpor"), iterative,
-                steps, budget, unitTarget);
+                steps, budget, unitTarget, autoBound(name, preemptions));
         SplitRun run = new SplitRun(st, shardIndex, shardCount);
         run.nanos((long) (seconds * 1e9));
         if (!o.has("levels")) {

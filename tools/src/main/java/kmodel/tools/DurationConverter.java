@@ -34,7 +34,7 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
     /** The duration, or null when {@code value} is not one. Never overflows: parts are at most 9 digits. */
     static Duration parse(String value) {
-        String v = value.trim();
+        String v = value; // as written (Values): no white space
         if (v.length() > 64 || !WHOLE.matcher(v).matches()) {
             return null;
         }

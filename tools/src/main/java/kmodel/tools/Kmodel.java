@@ -3,14 +3,14 @@ package kmodel.tools;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import kmodel.verification.explore.NondeterminismException;
-import kmodel.verification.explore.ReplayMismatchException;
-import picocli.CommandLine;
+import kmodel.explorer.search.NondeterminismException;
+import kmodel.explorer.search.ReplayMismatchException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm},
@@ -144,6 +144,8 @@ public final class Kmodel implements Runnable {
         // "@file" arguments would make picocli read any file named on the command line (even
         // /dev/zero, without end): kmodel takes no argument files.
         cmd.setExpandAtFiles(false);
+        // One rule for every value (Values): numbers as ASCII digits, nothing trimmed.
+        Values.register(cmd);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setUsageHelpAutoWidth(true);
         return cmd;

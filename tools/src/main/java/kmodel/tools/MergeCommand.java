@@ -1,6 +1,7 @@
 package kmodel.tools;
 
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
@@ -8,25 +9,24 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.InputStreamReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.SplitExplorer;
+import kmodel.explorer.SplitRun;
+import kmodel.explorer.search.NondeterminismException;
+import kmodel.explorer.search.ReplayMismatchException;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
-import kmodel.verification.SplitExplorer;
-import kmodel.verification.SplitRun;
-import kmodel.verification.explore.NondeterminismException;
-import kmodel.verification.explore.ReplayMismatchException;
-import picocli.CommandLine;
+import kmodel.verification.world.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel merge FILE...}: the report of a whole {@code kmodel check} from the

@@ -2,7 +2,7 @@ package kmodel.tools;
 
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
-import kmodel.verification.Progress;
+import kmodel.explorer.Progress;
 
 /**
  * The progress line of a long {@code kmodel check} on a terminal: one line on stderr, rewritten

@@ -3,15 +3,15 @@ package kmodel.tools;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import kmodel.verification.ModelCheck;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.trace.ReplayToken;
 import kmodel.verification.ScenarioRegistry;
-import kmodel.verification.trace.ReplayToken;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel replay TOKEN}: re-runs the schedule a failed check printed and draws the same

@@ -10,11 +10,11 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import kmodel.verification.sim.CostModel;
-import kmodel.verification.sim.Reproduction;
-import kmodel.verification.sim.Simulator;
+import kmodel.sim.CostModel;
+import kmodel.sim.Reproduction;
+import kmodel.sim.Sensitivity;
+import kmodel.sim.Simulator;
 import kmodel.tools.report.ReproduceReport;
-import kmodel.tools.report.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -65,10 +65,16 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "(000), the other scale's figures and the sensitivity table (implies --sensitivity; a few minutes).")
     String report;
 
+    /**
+     * Check the options and stop before the first simulation (set by the command line's fuzzing,
+     * which must not run minutes of simulation per input; not an option).
+     */
+    boolean validateOnly;
+
     @Override
     public Integer call() {
         Reproduction.Scale s;
-        switch (scale) {
+        switch (Values.lower(scale)) { // keywords ignore case (Values)
             case "standard":
                 s = Reproduction.Scale.standard();
                 break;
@@ -94,6 +100,11 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (validateOnly) {
+            out.println("kmodel reproduce: would run at scale " + s.name + " on " + cpus + " CPUs"
+                    + (dir != null ? ", report in " + dir : sensitivity ? ", with the sensitivity runs" : ""));
+            return 0;
+        }
         ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(err) : null;
         java.util.function.Consumer<String> progress = name -> {
             if (line != null) {
@@ -144,7 +155,7 @@ final class ReproduceCommand implements Callable<Integer> {
      */
     static void print(PrintWriter out, Reproduction r, Sensitivity sens) {
         out.println("kmodel reproduce: SIMULATED figures (virtual time on the model, cost model "
-                + "kmodel.verification.sim.CostModel, " + r.cpus + " CPUs), beside the seeds' published measurements");
+                + "kmodel.sim.CostModel, " + r.cpus + " CPUs), beside the seeds' published measurements");
         out.println("scale " + r.scale);
         out.println();
         Table t = sens == null ? new Table("SEED", "FIGURE", "PUBLISHED", "CHANGE", "MODEL", "CHANGE", "DIRECTION")

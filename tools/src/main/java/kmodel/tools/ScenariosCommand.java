@@ -1,8 +1,8 @@
 package kmodel.tools;
 
 import java.util.concurrent.Callable;
-import kmodel.verification.Scenario;
 import kmodel.verification.ScenarioRegistry;
+import kmodel.verification.world.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;

@@ -12,12 +12,12 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import kmodel.explorer.CheckPool;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.SplitRun;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.CheckPool;
-import kmodel.verification.CheckResult;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.Scenario;
-import kmodel.verification.SplitRun;
+import kmodel.verification.world.Scenario;
 
 /**
  * How {@code kmodel check} runs its scenarios on a {@link CheckPool}: every scenario's check
@@ -104,7 +104,8 @@ final class ShardRun {
             SplitRun.Settings st = run != null ? run.settings()
                     : new SplitRun.Settings(r.scenario(), r.config().canonical(), cmd.preemptions,
                             cmd.reduction == CheckCommand.Reduction.DPOR, true, cmd.steps,
-                            cmd.executions != null ? cmd.executions : ModelCheck.DEFAULT_SAMPLED, 1);
+                            cmd.executions != null ? cmd.executions : ModelCheck.DEFAULT_SAMPLED, 1,
+                            CheckJson.autoBound(r.scenario(), cmd.preemptions));
             parts.add(CheckJson.scenario(st, cmd.strategy.toString(), r, run, r.nanos()));
         }
         write(json, CheckJson.file(0, 1, jobs, nanos, parts));

@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.CheckResult;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.ModelCheck;
 import kmodel.verification.SwarmCheck;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kmodel swarm}: generates {@code --count} random scenarios (recipes) from {@code --seed}

@@ -35,7 +35,7 @@ final class WorkloadCli {
     static final class ScaleConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
+            String v = value.toLowerCase(Locale.ROOT); // as written (Values): no white space
             if (v.equals("auto")) {
                 return WorkloadSettings.SCALE_AUTO;
             }
@@ -83,7 +83,9 @@ final class WorkloadCli {
         Machine machine;
         try {
             config = KconfigTable.build(sets, List.of());
-            machine = new Machine(m.device, m.cpus, m.profile);
+            // keywords ignore case (Values)
+            machine = new Machine(m.device == null ? null : Values.lower(m.device), m.cpus,
+                    m.profile == null ? null : Values.lower(m.profile));
         } catch (IllegalArgumentException e) {
             throw new Kmodel.OneLine(spec.commandLine(), e.getMessage());
         }

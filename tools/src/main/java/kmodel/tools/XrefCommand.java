@@ -105,7 +105,10 @@ final class XrefCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        String query = name.strip();
+        String query = name;
+        if (!name.equals(name.strip())) { // as written (Values): nothing trimmed
+            throw new Kmodel.OneLine(spec.commandLine(), "xref: '" + name + "' has white space around it");
+        }
         List<XrefEntry> byKernel = query.contains("#") ? List.of() : idx.byKernelName(query);
         Set<XrefEntry> found = new LinkedHashSet<>(byKernel);
         found.addAll(idx.byJavaName(query));

@@ -8,14 +8,19 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import kmodel.explorer.ModelCheck;
+import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * A smoke test of {@code kmodel bench}: one scenario, a tiny budget, no JMH; the report must be
- * well formed. No figure is asserted except the executions, which are deterministic.
+ * {@code kmodel bench} on two scenarios, a budget of 2,000 executions, no JMH: the report is well
+ * formed, its executions columns are the exact deterministic counts (pinned here, and each the
+ * count {@code kmodel check} gets for the same search), and each catalog bug row names the
+ * violation kind the catalog gives the bug. Timings and rates are never asserted.
  */
 class BenchCliTest {
     private static String[] run(int expectedCode, String... args) {
@@ -29,48 +34,80 @@ class BenchCliTest {
         return new String[] {out.toString(), err.toString()};
     }
 
+    static final long BUDGET = 2000;
+
+    /** The executions of {@code kmodel check --scenario S --preemptions unbounded --reduction R --executions 2000}. */
+    private static long checkCount(String scenario, boolean reduction) {
+        return ModelCheck.exhaustive(ScenarioRegistry.everything().get(scenario)).preemptions(ModelCheck.UNBOUNDED)
+                .reduction(reduction).executions(BUDGET).run().executions();
+    }
+
+    private static long count(String cell) {
+        return Long.parseLong(cell.replace(",", ""));
+    }
+
     @Test
-    void benchPrintsAWellFormedReportForOneScenario() {
-        String[] r = run(0, "bench", "--scenario", "textbook-refcount", "--executions", "40", "--no-jmh", "--quick");
+    void benchPrintsTheExactExecutionCountsAndTheCatalogsKinds() {
+        String[] r = run(0, "bench", "--scenario", "dio-split-clones", "--scenario", "textbook-refcount",
+                "--executions", "" + BUDGET, "--no-jmh", "--quick");
         List<String> lines = Arrays.asList(r[0].split("\n"));
         assertEquals("", r[1], "nothing on stderr");
         assertTrue(lines.get(0).matches("kmodel bench: JDK \\S+, tasks on (virtual|platform) threads; "
-                + "each search cut at 40 executions"), lines.get(0));
+                + "each search cut at 2,000 executions"), lines.get(0));
         assertEquals("", lines.get(1));
         assertTrue(lines.get(2).matches("SCENARIO +DPOR EXECS +DPOR +DPOR EXEC/S +PLAIN EXECS +PLAIN +PLAIN EXEC/S +REDUCTION"),
                 lines.get(2));
-        String num = "[\\d,]+";
-        String status = "(complete|budget|step bound|[a-z-]+)";
-        assertTrue(lines.get(3).matches("textbook-refcount +" + num + " +" + status + " +" + num + " +" + num + " +"
-                + status + " +" + num + " +(-|>?\\d+\\.\\dx)"), lines.get(3));
-        // The budget of 40 executions cuts the plain search: at most 40, and the ratio a lower bound.
-        String[] cells = lines.get(3).split(" {2,}");
-        assertEquals(8, cells.length, lines.get(3));
-        assertTrue(Long.parseLong(cells[4].replace(",", "")) <= 40, lines.get(3));
-
-        List<String> bugRows = new ArrayList<>();
-        int header = lines.indexOf("") + 1 + lines.subList(lines.indexOf("") + 1, lines.size()).indexOf("") + 1;
-        assertTrue(lines.get(header).matches("CATALOG BUG +SCENARIO +BOUND 2 +EXECS +TIME +DPOR +EXECS +TIME"),
-                lines.get(header));
-        for (int i = header + 1; !lines.get(i).isEmpty(); i++) {
-            bugRows.add(lines.get(i));
+        String rate = "[\\d,]+";
+        // SCENARIO, DPOR EXECS, DPOR, (rate), PLAIN EXECS, PLAIN, (rate), REDUCTION: every cell but the rates exact.
+        String[][] expected = {
+            {"dio-split-clones", "146", "complete", "2,000", "budget", ">13.7x"},
+            {"textbook-refcount", "2,000", "budget", "2,000", "budget", "-"},
+        };
+        for (int i = 0; i < expected.length; i++) {
+            String line = lines.get(3 + i);
+            String[] cells = line.split(" {2,}");
+            assertEquals(8, cells.length, line);
+            String[] e = expected[i];
+            assertEquals(List.of(e[0], e[1], e[2], e[3], e[4], e[5]),
+                    List.of(cells[0], cells[1], cells[2], cells[4], cells[5], cells[7]), line);
+            assertTrue(cells[3].matches(rate) && cells[6].matches(rate), line);
+            // the same counts as kmodel check gets for the same searches
+            assertEquals(checkCount(e[0], true), count(cells[1]), line);
+            assertEquals(checkCount(e[0], false), count(cells[4]), line);
         }
-        List<String> expected = new ArrayList<>();
+        assertEquals("", lines.get(5));
+
+        assertTrue(lines.get(6).matches("CATALOG BUG +SCENARIO +BOUND 2 +EXECS +TIME +DPOR +EXECS +TIME"), lines.get(6));
+        List<CatalogBug> bugs = new ArrayList<>();
         for (CatalogBug b : BugCatalog.all()) {
-            if (b.scenario().equals("textbook-refcount")) {
-                expected.add(b.id());
+            if (b.scenario().equals("textbook-refcount") || b.scenario().equals("dio-split-clones")) {
+                bugs.add(b);
             }
         }
-        assertEquals(expected.size(), bugRows.size(), bugRows::toString);
-        for (int i = 0; i < bugRows.size(); i++) {
-            assertTrue(bugRows.get(i).matches(expected.get(i) + " +textbook-refcount +[a-z() -]+ +" + num
-                    + " +\\d+\\.\\d\\d s +[a-z() -]+ +" + num + " +\\d+\\.\\d\\d s"), bugRows.get(i));
+        // executions to the first counterexample at bound 2 and by unbounded DPOR, per bug
+        Map<String, List<String>> counts = Map.of(
+                "textbook-double-put", List.of("1", "1"),
+                "textbook-forgotten-put", List.of("5", "1,165"),
+                "textbook-sleep-holding-spinlock", List.of("1", "1"),
+                "bio-trim-relies-on-bi-vcnt", List.of("1", "1"));
+        assertEquals(counts.keySet(), bugs.stream().map(CatalogBug::id).collect(java.util.stream.Collectors.toSet()));
+        int row = 7;
+        for (CatalogBug b : bugs) {
+            String line = lines.get(row++);
+            String[] cells = line.split(" {2,}");
+            assertEquals(8, cells.length, line);
+            // the kind found is exactly the catalog's (a different kind would print "(expected ...)")
+            assertEquals(List.of(b.id(), b.scenario(), b.kind().label(), counts.get(b.id()).get(0), b.kind().label(),
+                    counts.get(b.id()).get(1)), List.of(cells[0], cells[1], cells[2], cells[3], cells[5], cells[6]), line);
+            assertTrue(cells[4].matches("\\d+\\.\\d\\d s") && cells[7].matches("\\d+\\.\\d\\d s"), line);
         }
+        assertEquals("", lines.get(row));
         String last = lines.get(lines.size() - 1);
         assertTrue(last.matches("time: \\d+\\.\\d s"), last);
         assertTrue(lines.get(lines.size() - 2).matches("scheduling point \\((virtual|platform) threads, timed loop, "
                 + "5 executions of 2 tasks x 5,000 points\\): \\d+ ns switching at every point, \\d+ ns never switching"),
                 lines.get(lines.size() - 2));
+        assertEquals(row + 3, lines.size(), r[0]);
     }
 
     @Test

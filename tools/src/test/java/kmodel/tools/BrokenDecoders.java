@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
-import kmodel.verification.explore.Schedule;
-import kmodel.verification.trace.ReplayToken;
+import kmodel.explorer.search.Schedule;
+import kmodel.explorer.trace.ReplayToken;
 
 /**
  * Deliberately broken replay-token decoders, test-only, to show that the fuzz oracle

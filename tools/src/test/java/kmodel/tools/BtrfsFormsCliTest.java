@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import kmodel.fs.btrfs.BtrfsOptions;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

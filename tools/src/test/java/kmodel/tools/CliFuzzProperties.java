@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import kmodel.tools.CliSurfaces.Surface;
-import kmodel.verification.trace.ReplayToken;
+import kmodel.explorer.trace.ReplayToken;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -20,11 +20,12 @@ import net.jqwik.api.statistics.Statistics;
 import picocli.CommandLine;
 
 /**
- * Fuzzes every input surface of the command line in-process: replay tokens (random text, one
- * edit of a valid token, sealed tokens whose contents lie, sealed noise), {@code --set},
- * {@code --scenario}, swarm recipes ({@code --scenario swarm:RECIPE}), {@code --bug}, the
- * numeric options, {@code --strategy}, {@code --reduction}, whole argument vectors (unknown
- * commands and options) and argument files.
+ * Fuzzes every input surface of the command line in-process: every option and positional
+ * parameter of every command as picocli's model lists them ({@link CliModel}: a new option is
+ * fuzzed the day it exists), whole argument vectors of the model's commands and options
+ * (unknown ones too), and, deeper, replay tokens (random text, one edit of a valid token, sealed
+ * tokens whose contents lie, sealed noise), swarm recipes ({@code --scenario swarm:RECIPE}) and
+ * argument files.
  * Every run must end the way {@link CliOracle} says: a clean run, or exit 2 with exactly one line
  * {@code kmodel: ...}; never exit 3, a stack trace, a {@link Throwable} escaping, or memory
  * allocated because an input claimed it was needed.
@@ -41,33 +42,36 @@ class CliFuzzProperties {
             CliSurfaces.forgedTokens(), t -> new String[] {"replay", t});
     static final Surface<String> REPLAY_NOISE = new Surface<>("replay TOKEN (sealed noise)",
             CliSurfaces.sealedNoise(), t -> new String[] {"replay", "--verbose", t});
-    static final Surface<String> SET = CliSurfaces.option("--set", CliSurfaces.smallCheck(), "--set",
-            CliSurfaces.valuesAround(CliSurfaces.assignments()));
-    static final Surface<String> SCENARIO = CliSurfaces.option("--scenario", List.of("check", "--executions", "5"),
-            "--scenario", CliSurfaces.valuesAround(CliSurfaces.scenarioNames()));
     static final Surface<String> SWARM_RECIPE = new Surface<>("--scenario swarm:RECIPE",
             CliSurfaces.valuesAround(CliSurfaces.swarmRecipes()),
             v -> new String[] {"check", "--executions", "5", "--scenario", "swarm:" + v});
-    static final Surface<String> BUG = CliSurfaces.option("--bug", CliSurfaces.smallCheck(), "--bug",
-            CliSurfaces.valuesAround(CliSurfaces.bugIds()));
-    static final Surface<String> PREEMPTIONS = CliSurfaces.option("--preemptions", CliSurfaces.smallCheck(),
-            "--preemptions", CliSurfaces.numbers());
-    static final Surface<String> EXECUTIONS = CliSurfaces.option("--executions",
-            List.of("check", "--scenario", "textbook-refcount", "--preemptions", "0"), "--executions",
-            CliSurfaces.numbers());
-    static final Surface<String> STEPS = CliSurfaces.option("--steps", CliSurfaces.smallCheck(), "--steps",
-            CliSurfaces.numbers());
-    static final Surface<String> DEPTH = CliSurfaces.option("--depth",
-            List.of("check", "--scenario", "textbook-refcount", "--strategy", "pct", "--executions", "5"), "--depth",
-            CliSurfaces.numbers());
-    static final Surface<String> SEED = CliSurfaces.option("--seed",
-            List.of("check", "--scenario", "textbook-refcount", "--strategy", "random", "--executions", "5"), "--seed",
-            CliSurfaces.numbers());
-    static final Surface<String> STRATEGY = CliSurfaces.option("--strategy", CliSurfaces.smallCheck(),
-            "--strategy", CliSurfaces.valuesAround(List.of("exhaustive", "pct", "random")));
-    static final Surface<String> REDUCTION = CliSurfaces.option("--reduction",
-            CliSurfaces.smallCheck("--preemptions", "unbounded"),
-            "--reduction", CliSurfaces.valuesAround(List.of("dpor", "none")));
+
+    /** One case of one input of picocli's model ({@link CliModel}): the input and the argument words. */
+    static final class ModelCase {
+        final CliModel.Input input;
+        final List<String> words;
+
+        ModelCase(CliModel.Input input, List<String> words) {
+            this.input = input;
+            this.words = words;
+        }
+
+        @Override
+        public String toString() {
+            return CliModel.argv(input, words).toString();
+        }
+    }
+
+    /**
+     * Every option and positional parameter of every command, from picocli's model (no list of
+     * them here): an input drawn at random, then a value its type and label call for, in its
+     * command's run budget. ({@code CliModelFuzzTest} gives each input its own cases too.)
+     */
+    static final Surface<ModelCase> MODEL = new Surface<>("every input of the command model",
+            Arbitraries.of(CliModel.inputs(CliModel.commandLine())).flatMap(in -> (in.isFlag()
+                    ? Arbitraries.of(CliModel.cases(in, 6, 60617)) : CliModel.values(in).map(v -> CliModel.give(in, v, false)))
+                    .filter(w -> !CliModel.tooCostly(in, w)).map(w -> new ModelCase(in, w))),
+            c -> CliModel.argv(c.input, c.words).toArray(new String[0]));
     static final Surface<List<String>> ARGV = CliSurfaces.args("argument vectors", CliSurfaces.argumentVectors(VALID_TOKENS),
             CliSurfaces::smallChecks);
     static final Surface<String> ARGUMENT_FILE = CliSurfaces.file("@FILE", CliSurfaces.hostile(),
@@ -116,16 +120,15 @@ class CliFuzzProperties {
         covered(false);
     }
 
-    @Property(tries = 60, seed = "60604")
-    void setValuesEndCleanly(@ForAll("set") String value) {
-        sound(SET, value);
+    @Property(tries = 300, seed = "60604")
+    void everyInputOfTheCommandModelEndsCleanly(@ForAll("model") ModelCase c) {
+        sound(MODEL, c);
         covered(true);
     }
 
-    @Property(tries = 40, seed = "60605")
-    void scenarioNamesEndCleanly(@ForAll("scenario") String value) {
-        sound(SCENARIO, value);
-        covered(true);
+    @Provide
+    Arbitrary<ModelCase> model() {
+        return MODEL.inputs;
     }
 
     @Property(tries = 60, seed = "60616")
@@ -137,54 +140,6 @@ class CliFuzzProperties {
     @Provide
     Arbitrary<String> swarmRecipe() {
         return SWARM_RECIPE.inputs;
-    }
-
-    @Property(tries = 40, seed = "60606")
-    void bugIdsEndCleanly(@ForAll("bug") String value) {
-        sound(BUG, value);
-        covered(true);
-    }
-
-    @Property(tries = 30, seed = "60607")
-    void preemptionBoundsEndCleanly(@ForAll("numbers") String value) {
-        sound(PREEMPTIONS, value);
-        covered(true);
-    }
-
-    @Property(tries = 30, seed = "60608")
-    void executionBudgetsEndCleanly(@ForAll("numbers") String value) {
-        sound(EXECUTIONS, value);
-        covered(true);
-    }
-
-    @Property(tries = 30, seed = "60609")
-    void stepBoundsEndCleanly(@ForAll("numbers") String value) {
-        sound(STEPS, value);
-        covered(true);
-    }
-
-    @Property(tries = 30, seed = "60610")
-    void pctDepthsEndCleanly(@ForAll("numbers") String value) {
-        sound(DEPTH, value);
-        covered(true);
-    }
-
-    @Property(tries = 30, seed = "60611")
-    void seedsEndCleanly(@ForAll("numbers") String value) {
-        sound(SEED, value);
-        covered(true);
-    }
-
-    @Property(tries = 25, seed = "60612")
-    void strategyNamesEndCleanly(@ForAll("strategy") String value) {
-        sound(STRATEGY, value);
-        covered(true);
-    }
-
-    @Property(tries = 25, seed = "60613")
-    void reductionNamesEndCleanly(@ForAll("reduction") String value) {
-        sound(REDUCTION, value);
-        covered(true);
     }
 
     @Property(tries = 100, seed = "60614")
@@ -214,36 +169,6 @@ class CliFuzzProperties {
     @Provide
     Arbitrary<String> replayNoise() {
         return REPLAY_NOISE.inputs;
-    }
-
-    @Provide
-    Arbitrary<String> set() {
-        return SET.inputs;
-    }
-
-    @Provide
-    Arbitrary<String> scenario() {
-        return SCENARIO.inputs;
-    }
-
-    @Provide
-    Arbitrary<String> bug() {
-        return BUG.inputs;
-    }
-
-    @Provide
-    Arbitrary<String> numbers() {
-        return CliSurfaces.numbers();
-    }
-
-    @Provide
-    Arbitrary<String> strategy() {
-        return STRATEGY.inputs;
-    }
-
-    @Provide
-    Arbitrary<String> reduction() {
-        return REDUCTION.inputs;
     }
 
     @Provide

@@ -40,13 +40,18 @@ final class CliRun {
 
     /** Runs {@code kmodel args...} with commands made by {@code factory}, as if {@code KMODEL_DEBUG} were {@code debug}. */
     static CliRun kmodel(CommandLine.IFactory factory, boolean debug, String... args) {
+        return kmodel(() -> Kmodel.commandLine(factory, debug), args);
+    }
+
+    /** Runs {@code args} on the command line {@code make} builds (a test may add to its model). */
+    static CliRun kmodel(java.util.function.Supplier<CommandLine> make, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         long before = allocatedBytes();
         int code = -1;
         Throwable escaped = null;
         try {
-            CommandLine cmd = Kmodel.commandLine(factory, debug);
+            CommandLine cmd = make.get();
             cmd.setOut(new PrintWriter(out, true));
             cmd.setErr(new PrintWriter(err, true));
             code = Kmodel.execute(cmd, args);
@@ -59,7 +64,7 @@ final class CliRun {
     }
 
     /** A factory that makes {@code replay} with {@code decoder} and every other command as usual. */
-    static CommandLine.IFactory withDecoder(java.util.function.Function<String, kmodel.verification.trace.ReplayToken> decoder) {
+    static CommandLine.IFactory withDecoder(java.util.function.Function<String, kmodel.explorer.trace.ReplayToken> decoder) {
         return new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.function.Function;
 import kmodel.kernel.KconfigOption;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.ModelCheck;
-import kmodel.verification.Scenario;
+import kmodel.explorer.ModelCheck;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
-import kmodel.verification.explore.Schedule;
-import kmodel.verification.trace.ReplayToken;
+import kmodel.explorer.search.Schedule;
+import kmodel.explorer.trace.ReplayToken;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -27,11 +27,11 @@ import net.jqwik.api.Tuple;
  * The command line's input surfaces and their generators, for {@link CliFuzzProperties}.
  *
  * <p>A surface is a name, a generator of inputs and the argument vector that feeds one input to
- * {@code kmodel}. Adding an input surface is a few lines: a {@link Surface} constant built with
- * {@link #option} (an option value, after a fixed prefix that keeps a valid run small),
- * {@link #args} (whole argument vectors) or {@link #file} (the contents of a file named on the
- * command line), with {@link #valuesAround} for "valid values, near misses and hostile text",
- * and a three-line {@code @Property} in {@link CliFuzzProperties} that calls {@code sound(...)}.
+ * {@code kmodel}. Every option and positional parameter is a surface already, generated from
+ * picocli's model ({@link CliModel}); the surfaces here are the deeper ones (replay tokens, swarm
+ * recipes, whole argument vectors over the model's words, argument files) and the value
+ * generators the model's inputs use ({@link #valuesAround}: valid values, near misses and hostile
+ * text; {@link #numbers}; {@link #hostile}).
  */
 final class CliSurfaces {
     private CliSurfaces() {
@@ -53,9 +53,9 @@ final class CliSurfaces {
             return argv.apply(input);
         }
 
-        /** Runs kmodel on {@code input} with the real commands. */
+        /** Runs kmodel on {@code input} with the real commands (but the simulator's, see {@link CliModel#factory}). */
         CliRun run(T input) {
-            return CliRun.kmodel(argv(input));
+            return CliRun.kmodel(CliModel::commandLine, argv(input));
         }
 
         @Override
@@ -216,15 +216,16 @@ final class CliSurfaces {
     // ---- whole argument vectors ------------------------------------------------------------
 
     /**
-     * Up to five words: commands, every option, option values, registered names, a valid token,
-     * one-edit mutations of those, hostile text.
+     * Up to five words: every command and every option of picocli's model of the command line
+     * ({@link CliModel#words}: a new command or option is a word the day it exists), values of
+     * every kind the model's labels name, registered names, a valid token, one-edit mutations of
+     * those, hostile text.
      */
     static Arbitrary<List<String>> argumentVectors(List<String> tokens) {
-        List<String> words = new ArrayList<>(List.of("check", "replay", "bugs", "scenarios", "options", "help",
-                "--help", "-h", "--version", "-V", "--verbose", "-v", "--", "-", "--scenario", "--bug", "--set",
-                "--strategy", "--preemptions", "--reduction", "--seed", "--executions", "--depth", "--steps",
-                "--scenario=textbook-waitqueue", "--preemptions=1", "--set=PAGE_WAIT_V57=y", "-v-h", "exhaustive",
-                "pct", "random", "dpor", "none", "unbounded", "0", "1", "3"));
+        List<String> words = new ArrayList<>(CliModel.words(Kmodel.commandLine()));
+        words.addAll(List.of("--", "-", "-v-h", "--scenario=textbook-waitqueue", "--preemptions=1",
+                "--set=PAGE_WAIT_V57=y", "exhaustive", "pct", "random", "dpor", "none", "unbounded", "auto", "0", "1", "3",
+                "0/2", "1/2", "30s", "small", "1/4"));
         words.addAll(scenarioNames());
         words.addAll(bugIds());
         words.add(tokens.get(0));
@@ -234,16 +235,17 @@ final class CliSurfaces {
     }
 
     /**
-     * {@code args} with {@code --scenario textbook-refcount --executions 5} after every
-     * {@code check}, so that whatever else the vector holds a check runs in milliseconds (a
-     * second {@code --executions} is itself a usage error).
+     * {@code args} with the run budget of each command ({@link CliModel#context}) after every
+     * word that names one, so that whatever else the vector holds a valid run is cheap (a second
+     * {@code --executions}, {@code --count} or {@code --jmh} is itself a usage error).
      */
     static List<String> smallChecks(List<String> args) {
+        java.util.Set<String> commands = Kmodel.commandLine().getSubcommands().keySet();
         List<String> out = new ArrayList<>();
         for (String a : args) {
             out.add(a);
-            if (a.equals("check")) {
-                out.addAll(List.of("--scenario", "textbook-refcount", "--executions", "5"));
+            if (commands.contains(a)) {
+                out.addAll(CliModel.context(a, null));
             }
         }
         return out;

@@ -158,7 +158,7 @@ class FioCliTest {
         CliRun r = CliRun.kmodel(noSimulator, false, "fio", seed000());
         assertEquals(Kmodel.EXIT_INTERNAL, r.code, r::toString);
         assertEquals("", r.out);
-        assertEquals(List.of("kmodel: the simulator is not built (kmodel.verification.sim is not in this build): "
+        assertEquals(List.of("kmodel: the simulator is not built (kmodel.sim is not in this build): "
                 + "the workload was parsed but cannot run"), r.errLines());
         // A bad job file is still exit 2: the input is checked before the simulator is looked for.
         CliRun bad = CliRun.kmodel(noSimulator, false, "fio", "--set", "X=1", seed000());

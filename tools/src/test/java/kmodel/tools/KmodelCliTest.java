@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import kmodel.kernel.KconfigOption;
 import kmodel.verification.KconfigTable;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;

@@ -38,12 +38,17 @@ import picocli.CommandLine;
  * and well-formed files whose numbers, types and fields lie. Every input ends in a one-line
  * {@code kmodel: merge: FILE: ...} error with exit 2, or in a clean merge (exit 0, 1 or 4, no
  * error output); never exit 3, a stack trace or an {@code Error} (an allocation sized by a
- * claimed count would be one). The oracle is shown failing on a deliberately trusting decoder.
+ * claimed count would be one). A tampered leaf may be harmless (a time), so that property accepts
+ * a clean merge; {@link #eachKindOfLieIsRefusedInOneLineSayingWhat} tells each kind of lie about
+ * the search ({@link Lie}) and requires its refusal. The oracle is shown failing on a
+ * deliberately trusting decoder.
  */
 class MergeInputProperties {
     private static Path dir;
     private static String shard0;
     private static String shard1;
+    /** Shard 0 of 2 of another scenario's search (textbook-refcount), for prefixes that belong elsewhere. */
+    private static String foreign;
 
     @BeforeContainer
     static void makeShards() throws IOException {
@@ -57,6 +62,12 @@ class MergeInputProperties {
         }
         shard0 = Files.readString(dir.resolve("shard-0.json"));
         shard1 = Files.readString(dir.resolve("shard-1.json"));
+        Path f = dir.resolve("foreign.json");
+        ShardCliTest.Run r = ShardCliTest.kmodel("check", "--scenario", "textbook-refcount", "--preemptions", "1",
+                "--executions", "2000", "--shard", "0/2", "--json", f.toString(), "--jobs", "1");
+        assertEquals(0, r.code, r::toString);
+        foreign = Files.readString(f);
+        Files.delete(f);
     }
 
     @AfterContainer
@@ -187,6 +198,141 @@ class MergeInputProperties {
         }
         String text = new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(root);
         assertHandled(merge(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), null));
+    }
+
+    /** The kinds of lie a shard file can tell about its search, each with what its refusal must say. */
+    enum Lie {
+        /** A unit claims more executions than its prefix's subtree holds. */
+        MORE_EXECUTIONS_THAN_THE_PREFIX_ALLOWS("more than its prefix allows"),
+        /** A unit's prefix is one from another scenario's search. */
+        PREFIX_FROM_ANOTHER_SCENARIO("a prefix from another scenario or search"),
+        /** One shard's settings (steps, budget, unit target, configuration) differ from the other's. */
+        SETTINGS_THAT_DISAGREE("its settings differ from shard"),
+        /** A unit appears twice (in place of another of the shard's). */
+        DUPLICATED_UNIT("appears twice"),
+        /** A unit of the shard is left out. */
+        MISSING_UNIT("units, but shard 0/2 of");
+
+        final String refusal;
+
+        Lie(String refusal) {
+            this.refusal = refusal;
+        }
+    }
+
+    private static JsonObject parse(String text) {
+        return JsonParser.parseString(text).getAsJsonObject();
+    }
+
+    private static JsonArray levels(JsonObject root) {
+        return root.getAsJsonArray("scenarios").get(0).getAsJsonObject().getAsJsonArray("levels");
+    }
+
+    /** Every explored unit of {@code root}, in file order. */
+    private static List<JsonObject> units(JsonObject root) {
+        List<JsonObject> out = new ArrayList<>();
+        for (JsonElement l : levels(root)) {
+            for (JsonElement u : l.getAsJsonObject().getAsJsonArray("explored")) {
+                out.add(u.getAsJsonObject());
+            }
+        }
+        return out;
+    }
+
+    /** Shard 0's file telling {@code lie}, the {@code which}-th way it can; null when there is no such way. */
+    static String tell(Lie lie, int which, int amount) {
+        JsonObject root = parse(shard0);
+        List<JsonObject> units = units(root);
+        switch (lie) {
+            case MORE_EXECUTIONS_THAN_THE_PREFIX_ALLOWS: {
+                // finished units (their claim is their prefix's whole subtree; a unit stopped early
+                // may claim anything up to it) whose claim the merge re-explores to its end
+                List<JsonObject> small = new ArrayList<>();
+                for (JsonObject u : units) {
+                    if (u.get("finished").getAsBoolean() && u.get("executions").getAsLong() + amount
+                            < kmodel.explorer.SplitExplorer.CHECK_PER_UNIT) {
+                        small.add(u);
+                    }
+                }
+                if (small.isEmpty()) {
+                    return null;
+                }
+                JsonObject u = small.get(which % small.size());
+                u.addProperty("executions", u.get("executions").getAsLong() + amount);
+                break;
+            }
+            case PREFIX_FROM_ANOTHER_SCENARIO: {
+                List<JsonObject> theirs = units(parse(foreign));
+                JsonObject u = units.get(which % units.size());
+                JsonArray other = theirs.get((which / units.size()) % theirs.size()).getAsJsonArray("prefix");
+                if (other.equals(u.getAsJsonArray("prefix"))) {
+                    return null;
+                }
+                u.add("prefix", other);
+                break;
+            }
+            case SETTINGS_THAT_DISAGREE: {
+                JsonObject sc = root.getAsJsonArray("scenarios").get(0).getAsJsonObject();
+                switch (which % 4) {
+                    case 0:
+                        sc.addProperty("steps", sc.get("steps").getAsLong() + amount);
+                        break;
+                    case 1:
+                        sc.addProperty("budget", sc.get("budget").getAsLong() + amount);
+                        break;
+                    case 2:
+                        sc.addProperty("unitTarget", sc.get("unitTarget").getAsLong() + amount);
+                        break;
+                    default:
+                        sc.addProperty("configuration", "PAGE_WAIT_TABLE_SIZE=1,bug=textbook-check-then-sleep");
+                        break;
+                }
+                break;
+            }
+            case DUPLICATED_UNIT: {
+                JsonArray explored = null;
+                for (JsonElement l : levels(root)) {
+                    JsonArray e = l.getAsJsonObject().getAsJsonArray("explored");
+                    if (e.size() >= 2 && (explored == null || which % 2 == 0)) {
+                        explored = e;
+                    }
+                }
+                int from = which % explored.size();
+                int to = (from + 1 + amount % (explored.size() - 1)) % explored.size();
+                explored.set(to, explored.get(from).deepCopy());
+                break;
+            }
+            default: { // MISSING_UNIT
+                JsonArray l = levels(root).get(which % levels(root).size()).getAsJsonObject().getAsJsonArray("explored");
+                l.remove(amount % l.size());
+                break;
+            }
+        }
+        return new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(root);
+    }
+
+    /**
+     * Each kind of lie is refused in one line that says what is wrong (the lie is named in the
+     * property's parameters and in every failure); a lie that cannot be told that way (a foreign
+     * prefix equal to the unit's own) is counted and skipped.
+     */
+    @Property(tries = 60, seed = "20261205")
+    void eachKindOfLieIsRefusedInOneLineSayingWhat(@ForAll Lie lie, @ForAll @IntRange(min = 0, max = 10_000) int which,
+            @ForAll @IntRange(min = 1, max = 40) int amount) {
+        String text = tell(lie, which, amount);
+        net.jqwik.api.statistics.Statistics.label("lie").collect(lie, text != null);
+        if (text == null) {
+            return;
+        }
+        ShardCliTest.Run r = merge(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+        assertHandled(r);
+        assertEquals(2, r.code, () -> lie + " must be refused:\n" + r);
+        assertTrue(r.err.contains(lie.refusal), () -> lie + ": the line says '" + lie.refusal + "':\n" + r);
+        net.jqwik.api.statistics.Statistics.label("lie").coverage(c -> {
+            for (Lie l : Lie.values()) {
+                c.check(l, true).count(n -> n > 0);
+            }
+        });
     }
 
     @Example

@@ -188,13 +188,28 @@ class ShardCliTest {
 
     private static void assertOneLine(Run r, String... mentions) {
         assertEquals(2, r.code, r::toString);
-        String[] err = r.err.split("\n");
-        assertTrue(err.length <= 2, r::toString);
-        assertTrue(err[0].startsWith("kmodel: "), r::toString);
+        assertEquals("", r.out, r::toString);
+        // One line: one line break, at the end, and nothing after it.
+        List<String> err = CliRun.lines(r.err);
+        assertEquals(1, err.size(), () -> "exactly one line on stderr: " + r);
+        assertTrue(r.err.endsWith("\n") && r.err.indexOf('\n') == r.err.length() - 1 && !r.err.contains("\r"),
+                r::toString);
+        assertTrue(err.get(0).startsWith("kmodel: "), r::toString);
         for (String m : mentions) {
-            assertTrue(err[0].contains(m), () -> "names '" + m + "': " + r);
+            assertTrue(err.get(0).contains(m), () -> "names '" + m + "': " + r);
         }
         assertFalse(r.err.contains("\tat ") || r.err.contains("Exception"), r::toString);
+    }
+
+    /** The helper itself: a second line, even an empty one or one after a carriage return, is not one line. */
+    @Test
+    void assertOneLineMeansExactlyOneLine() {
+        assertOneLine(new Run(2, "", "kmodel: bad --jobs\n"), "--jobs");
+        for (String twoLines : List.of("kmodel: bad --jobs\n(try: kmodel check --help)\n", "kmodel: bad --jobs\n\n",
+                "kmodel: bad --jobs\r\nmore\n", "kmodel: bad --jobs", "kmodel: bad\n--jobs\n")) {
+            org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                    () -> assertOneLine(new Run(2, "", twoLines), "--jobs"), CliOracle.quote(twoLines));
+        }
     }
 
     @Test

@@ -1,9 +1,8 @@
 package kmodel.verification;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.Targets;
+import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.BtrfsScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
@@ -12,11 +11,14 @@ import kmodel.verification.scenarios.SwarmScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
 import kmodel.verification.scenarios.UringScenarios;
 import kmodel.verification.scenarios.WriteScenarios;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
-/** Scenarios by name, in registration order. Built on demand: no static model state. */
-public final class ScenarioRegistry {
-    private final LinkedHashMap<String, Scenario<?>> byName = new LinkedHashMap<>();
-
+/**
+ * Scenarios by name, in registration order: every scenario of the project, and what replay tokens
+ * may name ({@link Targets}). Built on demand: no static model state.
+ */
+public final class ScenarioRegistry extends ScenarioSet implements Targets {
     /** Every scenario of the project. */
     public static ScenarioRegistry standard() {
         ScenarioRegistry r = new ScenarioRegistry();
@@ -112,10 +114,9 @@ public final class ScenarioRegistry {
     }
 
     /** Registers {@code s}; names must be unique. */
+    @Override
     public ScenarioRegistry register(Scenario<?> s) {
-        if (byName.putIfAbsent(s.name(), s) != null) {
-            throw new IllegalArgumentException("duplicate scenario " + s.name());
-        }
+        super.register(s);
         return this;
     }
 
@@ -124,22 +125,15 @@ public final class ScenarioRegistry {
      * built from its recipe ({@link SwarmScenarios}), so that swarm replay tokens and
      * {@code --scenario swarm:...} work; a bad recipe is an IllegalArgumentException with one line.
      */
+    @Override
     public Scenario<?> find(String name) {
-        Scenario<?> s = byName.get(name);
+        Scenario<?> s = super.find(name);
         return s != null ? s : SwarmScenarios.fromName(name);
     }
 
-    /** The scenario named {@code name}; IllegalArgumentException when unknown. */
-    public Scenario<?> get(String name) {
-        Scenario<?> s = find(name);
-        if (s == null) {
-            throw new IllegalArgumentException("unknown scenario '" + name + "' (see: kmodel scenarios)");
-        }
-        return s;
-    }
-
-    /** All scenarios in registration order. */
-    public List<Scenario<?>> all() {
-        return Collections.unmodifiableList(new ArrayList<>(byName.values()));
+    /** A replay token's configuration: {@link KconfigTable#parseCanonical}. */
+    @Override
+    public Kconfig parseConfig(String canonical) {
+        return KconfigTable.parseCanonical(canonical);
     }
 }

@@ -3,6 +3,8 @@ package kmodel.verification;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.SwarmGenerator;
 import kmodel.verification.scenarios.SwarmRecipe;

@@ -3,6 +3,8 @@ package kmodel.verification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.locking.Mutex;
@@ -16,6 +18,7 @@ import kmodel.mm.Page;
 import kmodel.mm.PageAllocator;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

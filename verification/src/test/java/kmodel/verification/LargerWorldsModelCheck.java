@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.FilemapBugs;
 import kmodel.verification.scenarios.PageLockScenarios;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
@@ -15,10 +17,11 @@ import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
-import kmodel.verification.explore.DfsStrategy;
-import kmodel.verification.explore.Minimiser;
-import kmodel.verification.explore.Schedule;
-import kmodel.verification.trace.ReplayToken;
+import kmodel.explorer.search.DfsStrategy;
+import kmodel.explorer.search.Minimiser;
+import kmodel.explorer.search.Schedule;
+import kmodel.explorer.trace.ReplayToken;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -102,7 +105,7 @@ class MinimiserModelCheck {
                         ViolationKind.BUG_ON, Minimiser.DEFAULT_BUDGET);
                 assertEquals(largest, r.found());
                 assertEquals(smallest, r.minimised(), () -> "from " + r.found() + " in " + r.replays() + " replays");
-                ExecutionResult again = rt.execute(p, new kmodel.verification.explore.ReplayStrategy(r.schedule()),
+                ExecutionResult again = rt.execute(p, new kmodel.explorer.search.ReplayStrategy(r.schedule()),
                         Kconfig.defaults(), ModelCheck.DEFAULT_STEPS, false, false);
                 assertEquals(ViolationKind.BUG_ON, again.violation().kind(), "the minimised schedule replays exactly");
                 // And from every other failing schedule, never larger than where it started.

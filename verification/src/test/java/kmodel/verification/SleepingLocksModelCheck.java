@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
@@ -14,6 +16,7 @@ import kmodel.kernel.locking.Mutex;
 import kmodel.kernel.locking.RwSemaphore;
 import kmodel.kernel.sched.Sched;
 import kmodel.kernel.sched.Task;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

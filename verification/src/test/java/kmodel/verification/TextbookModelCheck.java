@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.ViolationKind;
 import kmodel.verification.catalog.BugCatalog;

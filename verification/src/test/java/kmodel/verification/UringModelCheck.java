@@ -3,10 +3,17 @@ package kmodel.verification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import kmodel.kernel.ViolationKind;
+import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
+import kmodel.iouring.IoUringBugs;
 import kmodel.iouring.IoUringOptions;
 import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
 import kmodel.mm.MmOptions;
+import kmodel.verification.catalog.BugCatalog;
+import kmodel.verification.catalog.CatalogBug;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -74,14 +81,46 @@ class UringModelCheck {
 
     /**
      * {@code uring-wq-exit} (large: io-wq torn down while the manager may be creating a worker),
-     * complete at bound 0; its catalog bug {@code iowq-refs-per-node} is found at bound 1 by
-     * BugCatalogModelCheck. At bound 1 its pass does not finish within the default budget.
+     * complete at bound 0. Not the control of its catalog bug {@code iowq-refs-per-node}, which
+     * bound 0 does not find either (the bug's scenario passes bound 0 with it switched in): the
+     * control is {@link #withoutItsCatalogBugIoWqTeardownIsCleanWhereTheBugIsFound}. 106,104
+     * executions (46 s at load average 21): full tier.
      */
     @Test
+    @Tag("full")
     void ioWqTeardownWhileCreatingAWorkerPassesAtBound0() {
         CheckResult r = ModelCheck.exhaustive(ScenarioRegistry.everything().get("uring-wq-exit")).preemptions(0).run();
         System.out.println(r.summaryLine());
         assertTrue(r.passed(), r::summaryLine);
+    }
+
+    /**
+     * The control of catalog bug {@code iowq-refs-per-node}, run where the bug is found: with the
+     * bug, the search at preemption bound 1 (iterated from 0, as BugCatalogModelCheck runs it)
+     * finds its {@code double-release} of {@code io_wq->refs} after some executions (207,170 when
+     * this was written); without it, the same search is clean for that many executions. Its pass
+     * does not finish within the default budget at bound 1 (class comment), so the budget is the
+     * bug's own count: a control that cannot find the bug shows nothing. Two searches of 207,170
+     * executions (90 s at load average 11 to 16): full tier.
+     */
+    @Test
+    @Tag("full")
+    void withoutItsCatalogBugIoWqTeardownIsCleanWhereTheBugIsFound() {
+        Scenario<?> s = ScenarioRegistry.everything().get("uring-wq-exit");
+        CatalogBug bug = BugCatalog.find(IoUringBugs.IOWQ_REFS_PER_NODE);
+        assertEquals(s.name(), bug.scenario());
+        CheckResult found = ModelCheck.exhaustive(s).preemptions(1).config(KconfigTable.build(List.of(), List.of(bug.id()))).run();
+        System.out.println(found.summaryLine());
+        assertEquals(bug.kind(), found.kind(), found::summaryLine);
+        assertTrue(found.violation().getMessage().contains(bug.signature()), found.violation()::getMessage);
+        /* found at bound 1 (bound 0, complete in 106,104 executions, does not find it): the control runs there too */
+        assertTrue(found.strategy().contains("preemption bound 1"), found::summaryLine);
+        CheckResult control = ModelCheck.exhaustive(s).preemptions(1).config(bug.impliedSettings(Kconfig.defaults()))
+                .executions(found.executions()).run();
+        System.out.println(control.summaryLine());
+        assertTrue(control.clean(), control::summaryLine);
+        assertEquals(found.executions(), control.executions(), control::summaryLine);
+        assertTrue(control.strategy().contains("preemption bound 1"), control::summaryLine);
     }
 
     @Test

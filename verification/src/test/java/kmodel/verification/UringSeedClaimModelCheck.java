@@ -8,13 +8,15 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import kmodel.block.BlockOptions;
+import kmodel.explorer.ModelCheck;
 import kmodel.iouring.IoUringOptions;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.sched.DeterministicRuntime;
 import kmodel.kernel.sched.ExecutionResult;
 import kmodel.kernel.sched.Program;
 import kmodel.mm.MmOptions;
-import kmodel.verification.explore.RandomStrategy;
+import kmodel.explorer.search.RandomStrategy;
+import kmodel.verification.world.Scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -92,7 +94,7 @@ class UringSeedClaimModelCheck {
         return tally(overlay, new RandomStrategy(SEED, SCHEDULES));
     }
 
-    static Tally tally(Kconfig overlay, kmodel.verification.explore.ExplorationStrategy strategy) {
+    static Tally tally(Kconfig overlay, kmodel.explorer.search.ExplorationStrategy strategy) {
         Scenario<?> s = ScenarioRegistry.large().get("uring-seed-claim");
         Kconfig config = s.settings().overlay(overlay);
         Program program = s.program();
@@ -147,10 +149,10 @@ class UringSeedClaimModelCheck {
     void withoutPreemptionEveryMissArmsACallbackWithTheSeries() {
         Kconfig mainlineConfig = Kconfig.defaults().with(MmOptions.ASYNC_BUFFERED_READS, 0)
                 .with(MmOptions.READAHEAD_NOWAIT, 0).with(BlockOptions.REQ_RAHEAD_NOWAIT, 0);
-        Tally series = tally(Kconfig.defaults(), new kmodel.verification.explore.DfsStrategy(0));
-        Tally mainline = tally(mainlineConfig, new kmodel.verification.explore.DfsStrategy(0));
+        Tally series = tally(Kconfig.defaults(), new kmodel.explorer.search.DfsStrategy(0));
+        Tally mainline = tally(mainlineConfig, new kmodel.explorer.search.DfsStrategy(0));
         Tally preadv = tally(Kconfig.defaults().with(IoUringOptions.URING_READS, 0),
-                new kmodel.verification.explore.DfsStrategy(0));
+                new kmodel.explorer.search.DfsStrategy(0));
         System.out.printf(Locale.ROOT, "uring-seed-claim, the first %d schedules of the bound-0 search:%n  preadv:              %s%n"
                 + "  io_uring, io-wq:     %s%n  io_uring, series:    %s%n", SCHEDULES, preadv, mainline, series);
         assertEquals(0, series.punts, series::toString);

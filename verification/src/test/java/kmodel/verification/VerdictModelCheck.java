@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.scenarios.TextbookScenarios;

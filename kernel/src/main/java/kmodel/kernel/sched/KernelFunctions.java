@@ -57,8 +57,9 @@ public final class KernelFunctions {
         if (!cls.startsWith("kmodel.")) {
             return SKIP; // the JDK (a collection, a lambda's bridge)
         }
-        if (cls.startsWith("kmodel.verification.") || cls.startsWith("kmodel.tools.")) {
-            return STOP; // scenario, test or harness code: not a kernel function
+        if (!cls.startsWith("kmodel.kernel.") && !cls.startsWith("kmodel.mm.") && !cls.startsWith("kmodel.block.")
+                && !cls.startsWith("kmodel.fs.") && !cls.startsWith("kmodel.iouring.")) {
+            return STOP; // not the model's modules: scenario, world, simulation, explorer, test or harness code
         }
         if (cls.equals("kmodel.kernel.Kernel") || cls.startsWith("kmodel.kernel.sched.DeterministicRuntime")
                 || cls.equals("kmodel.kernel.sched.KernelFunctions") || cls.startsWith("kmodel.kernel.sched.Task")

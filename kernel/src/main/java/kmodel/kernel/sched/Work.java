@@ -5,7 +5,7 @@ package kmodel.kernel.sched;
  * scheduling points: the things that cost time in the kernel but are plain Java in the model
  * (copying a page to user space, building a bio, copying a bvec table). Under every other runtime
  * and strategy reporting work does nothing. The cost of each unit is the simulation's
- * (kmodel.verification.sim.CostModel), not the model's.
+ * (kmodel.sim.CostModel), not the model's.
  */
 public enum Work {
     /** Entering and leaving a system call ({@code read(2)}, {@code pwrite(2)}, {@code io_uring_enter(2)}): one unit per call. */

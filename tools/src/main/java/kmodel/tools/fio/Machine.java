@@ -1,7 +1,7 @@
 package kmodel.tools.fio;
 
 import java.util.Locale;
-import kmodel.verification.sim.DeviceProfile;
+import kmodel.sim.DeviceProfile;
 
 /**
  * The simulated machine of {@code kmodel fio} and {@code kmodel xfs_io}: the device every disk

@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.Locale;
 import kmodel.fs.btrfs.BtrfsVolume;
 import kmodel.kernel.Kconfig;
-import kmodel.verification.scenarios.SimPrograms;
-import kmodel.verification.sim.CostModel;
-import kmodel.verification.sim.DeviceProfile;
-import kmodel.verification.sim.Reproduction;
-import kmodel.verification.sim.SimResult;
-import kmodel.verification.sim.Simulator;
+import kmodel.sim.CostModel;
+import kmodel.sim.DeviceProfile;
+import kmodel.sim.Reproduction;
+import kmodel.sim.SimPrograms;
+import kmodel.sim.SimResult;
+import kmodel.sim.Simulator;
 
 /**
  * The {@link WorkloadRunner} of {@code kmodel fio} and {@code kmodel xfs_io}: each job runs on the
- * virtual-time simulation ({@code kmodel.verification.sim}) as one of the seeds' workloads, which
+ * virtual-time simulation ({@code kmodel.sim}) as one of the seeds' workloads, which
  * are what the model has:
  * <ul>
  *   <li>{@code rw=read}, buffered, {@code ioengine=sync|psync|pvsync|pvsync2}: {@code numjobs}

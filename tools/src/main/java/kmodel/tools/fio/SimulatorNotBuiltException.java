@@ -9,7 +9,7 @@ public final class SimulatorNotBuiltException extends RuntimeException {
 
     /** The message: the simulator is not built. */
     public SimulatorNotBuiltException() {
-        super("the simulator is not built (kmodel.verification.sim is not in this build): "
+        super("the simulator is not built (kmodel.sim is not in this build): "
                 + "the workload was parsed but cannot run");
     }
 }

@@ -3,7 +3,7 @@ package kmodel.tools.fio;
 import java.util.List;
 
 /**
- * Runs workloads on the model: the virtual-time simulator ({@code kmodel.verification.sim}),
+ * Runs workloads on the model: the virtual-time simulator ({@code kmodel.sim}),
  * plugged in through {@link WorkloadRunners#get()}; tests use fakes. {@code kmodel fio} and
  * {@code kmodel xfs_io} parse their input into {@link FioJob}s and hand them here.
  */

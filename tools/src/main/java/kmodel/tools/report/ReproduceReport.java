@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import kmodel.verification.sim.CostModel;
-import kmodel.verification.sim.Reproduction;
-import kmodel.verification.sim.SimResult;
+import kmodel.sim.CostModel;
+import kmodel.sim.Reproduction;
+import kmodel.sim.Sensitivity;
+import kmodel.sim.SimResult;
 import org.jfree.chart.JFreeChart;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
@@ -46,7 +47,7 @@ public final class ReproduceReport {
     public static final String THROUGHPUT = "throughput-vs-jobs-000.png";
 
     /** Where the cost model's sources are written down. */
-    static final String COST_MODEL_SOURCE = "verification/src/main/java/kmodel/verification/sim/CostModel.java";
+    static final String COST_MODEL_SOURCE = "sim/src/main/java/kmodel/sim/CostModel.java";
 
     /** The job counts of the throughput chart; 4 is the seed's own run ({@code 000/vanilla}). */
     static final ImmutableList<Integer> JOBS = ImmutableList.of(1, 2, 4, 8);

@@ -115,6 +115,10 @@ public final class BugCatalog {
                 "mutation of bio_split() (block/bio.c), reached through blk_queue_split() under queue limits",
                 "dio-split-queue-limits", ViolationKind.DATA_CORRUPTION, "of sda read as",
                 "the split-off remainder moves bi_sector and bi_size but not its place in the bvec table"));
+        b.add(bug(BlockBugs.BIO_TRIM_RELIES_ON_BI_VCNT,
+                "mutation of bio_trim() (block/bio.c): md_trim_bio()'s body from before immutable biovecs (drivers/md/md.c, v3.1 to v3.13), on a fast clone",
+                "dio-split-clones", ViolationKind.DATA_CORRUPTION, "byte 1024 of sda read as",
+                "the trim walks bi_io_vec[bi_idx..bi_vcnt): a fast clone's bi_vcnt is 0, so its window keeps the parent's place in the table"));
         b.add(bug(BlockBugs.SBQ_WAIT_NOT_COUNTED,
                 "mutation of sbitmap_prepare_to_wait() (lib/sbitmap.c, v5.10), after \"blk-mq: fix sbitmap ws_active for shared tags\" (v5.1)",
                 "tag-waiters", ViolationKind.MISSED_WAKEUP, "r1 sleeps in TASK_UNINTERRUPTIBLE waiting on a request tag of sda",

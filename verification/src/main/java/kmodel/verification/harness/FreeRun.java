@@ -3,7 +3,7 @@ package kmodel.verification.harness;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.Violation;
 import kmodel.kernel.sched.FreeRunningRuntime;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 
 /**
  * Runs a registered {@link Scenario} once on real threads: the same world, tasks and end checks

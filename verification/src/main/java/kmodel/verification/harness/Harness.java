@@ -5,10 +5,10 @@ import kmodel.kernel.KconfigOption;
 import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.sched.FreeRunningRuntime;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.TextbookScenarios;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * One free-running harness: a registered scenario under one base configuration, and the catalog
@@ -74,7 +74,7 @@ public final class Harness {
      * {@code HarnessesTest} checks that it is the registered scenario of that name.
      */
     public Scenario<?> scenario() {
-        ScenarioRegistry r = new ScenarioRegistry();
+        ScenarioSet r = new ScenarioSet();
         if (subsystem.equals("textbook")) {
             TextbookScenarios.registerAll(r);
         } else {

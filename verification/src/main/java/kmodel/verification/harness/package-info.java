@@ -5,8 +5,8 @@
  * (its own Surefire execution of {@code mvn verify}). {@link kmodel.verification.harness.Harnesses}
  * lists them; {@link kmodel.verification.harness.FreeRun} runs any scenario.
  *
- * <p>Everything these classes load at run time (this package, {@code Scenario},
- * {@code ScenarioRegistry}, the scenarios and the model) keeps to the JPF-safe subset
+ * <p>Everything these classes load at run time (this package, {@code Scenario} and
+ * {@code ScenarioSet}, the scenarios, the worlds of {@code kmodel.sim.world} and the model) keeps to the JPF-safe subset
  * ({@code ModelRulesArchTest}): no records, streams, Guava, {@code String.join}, or
  * {@code java.util.concurrent} beyond {@code AtomicInteger} and {@code LockSupport}; lambdas and
  * {@code java.util.function} are fine. The bug catalog is not loaded: each harness carries its

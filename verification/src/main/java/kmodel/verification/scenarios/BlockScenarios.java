@@ -7,15 +7,15 @@ import kmodel.block.BlkTypes;
 import kmodel.block.BlockBio;
 import kmodel.block.BlockOptions;
 import kmodel.block.DiskKind;
-import kmodel.kernel.sched.Completion;
 import kmodel.fs.blockdev.Bdev;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.AtomicT;
+import kmodel.kernel.sched.Completion;
 import kmodel.mm.Page;
 import kmodel.mm.PageAllocator;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of the block layer on its own: a direct read split into trimmed fast clones (the
@@ -33,19 +33,19 @@ public final class BlockScenarios {
     }
 
     /** Registers the block scenarios. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(dioSplitClones());
         r.register(dioSplitQueueLimits());
         r.register(tagWaiters());
     }
 
     /** Registers the block scenarios too large for the default run (checked when named, within a bound). */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(tagWaitersBatch());
     }
 
     /** Registers the block scenarios that show model findings (they fail on the default configuration). */
-    public static void registerFindings(ScenarioRegistry r) {
+    public static void registerFindings(ScenarioSet r) {
         r.register(findingSbitmapClearedRace());
     }
 

@@ -13,8 +13,10 @@ import kmodel.mm.File;
 import kmodel.mm.IovIter;
 import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.BtrfsDioWorld;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of btrfs direct I/O (seed 001): direct reads and writes split at stripe boundaries
@@ -31,7 +33,7 @@ public final class BtrfsDioScenarios {
     }
 
     /** Registers the direct I/O scenarios of the default check. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(raid0Write());
         r.register(raid0Read());
         r.register(raid1Repair());
@@ -43,87 +45,8 @@ public final class BtrfsDioScenarios {
      * I/Os in a row multiply, because each one's interrupt tails (request and tag freeing after
      * the waiter was woken) race with the next one's submission.
      */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(raid0WriteRead());
-    }
-
-    /** A volume, one file, the calls' results. */
-    static final class World {
-        final BtrfsVolume vol;
-        final BtrfsInode inode;
-        final List<String> results = new ArrayList<>();
-        private final File[] files = new File[2];
-
-        World(BtrfsVolume.Profile profile, int pages, boolean nodatacow) {
-            vol = BtrfsVolume.mkfs(profile, false);
-            BtrfsVolume.FileBuilder b = vol.file("f");
-            b.regular(0, (long) pages * P);
-            if (nodatacow) {
-                b.nodatacow();
-            }
-            inode = b.create();
-            for (int i = 0; i < files.length; i++) {
-                files[i] = vol.open(inode, "f.t" + (i + 1), 0);
-            }
-        }
-
-        private File file() {
-            return files[Sched.current().name().endsWith("2") ? 1 : 0];
-        }
-
-        /** {@code pread(fd, buf, len, pos)} with {@code O_DIRECT}; the bytes are in {@code out[0]}. */
-        long directRead(long pos, int len, byte[][] out) {
-            IovIter iter = new IovIter(len);
-            long ret = BtrfsFile.btrfsFileReadIter(new Kiocb(file(), pos, Kiocb.IOCB_DIRECT), iter);
-            Kernel.event("pread(O_DIRECT, %s, %s) = %s", pos, len, Errno.name(ret));
-            results.add(Sched.current().name() + ":dread=" + Errno.name(ret));
-            out[0] = iter.buf;
-            return ret;
-        }
-
-        /** A direct read that must return the file's bytes. */
-        void directReadExpectingFile(long pos, int len) {
-            byte[][] out = new byte[1][];
-            long ret = directRead(pos, len, out);
-            if (ret != len) {
-                Kernel.fail(ViolationKind.WRONG_RESULT, "direct read of " + len + " bytes at " + pos + " returned "
-                        + Errno.name(ret));
-            }
-            BtrfsVolume.expectBytes(inode, pos, out[0], 0, len);
-        }
-
-        /** {@code pwrite(fd, buf, len, pos)} with {@code O_DIRECT} of a pattern; recorded as the file's bytes once it returned. */
-        void directWrite(long pos, int len) {
-            IovIter iter = new IovIter(len);
-            for (int i = 0; i < len; i++) {
-                iter.buf[i] = (byte) (i * 31 + 7);
-            }
-            byte[] data = iter.buf.clone();
-            long ret = BtrfsFile.btrfsFileWriteIter(new Kiocb(file(), pos, Kiocb.IOCB_DIRECT | Kiocb.IOCB_WRITE), iter);
-            Kernel.event("pwrite(O_DIRECT, %s, %s) = %s", pos, len, Errno.name(ret));
-            results.add(Sched.current().name() + ":dwrite=" + Errno.name(ret));
-            if (ret != len) {
-                Kernel.fail(ViolationKind.WRONG_RESULT, "direct write of " + len + " bytes at " + pos + " returned "
-                        + Errno.name(ret));
-            }
-            BtrfsVolume.wrote(inode, pos, data, 0, len);
-        }
-
-        /** A buffered {@code read(2)} that must return the file's bytes. */
-        void bufferedReadExpectingFile(long pos, int len) {
-            IovIter iter = new IovIter(len);
-            long ret = kmodel.mm.FilemapRead.genericFileReadIter(new Kiocb(file(), pos, 0), iter);
-            results.add(Sched.current().name() + ":read=" + Errno.name(ret));
-            if (ret != len) {
-                Kernel.fail(ViolationKind.WRONG_RESULT, "buffered read of " + len + " bytes at " + pos + " returned "
-                        + Errno.name(ret));
-            }
-            BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, len);
-        }
-
-        String outcome() {
-            return Texts.join(" ", results) + " pages/piece " + vol.fsInfo.stats.dioPagesPerBio();
-        }
     }
 
     /**
@@ -131,16 +54,16 @@ public final class BtrfsDioScenarios {
      * RAID0 {@code nodatacow} file: two pieces, one per device, completing in any order; the call
      * returns its bytes, and at the end the devices hold them.
      */
-    static Scenario<World> raid0Write() {
-        return Scenario.<World>named("btrfs-dio-raid0-write",
+    static Scenario<BtrfsDioWorld> raid0Write() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-raid0-write",
                 "RAID0: a direct write split at a stripe boundary, its pieces completing in any order")
-                .setup(() -> new World(BtrfsVolume.Profile.RAID0, 20, true))
+                .setup(() -> new BtrfsDioWorld(BtrfsVolume.Profile.RAID0, 20, true))
                 .task("t1", w -> w.directWrite(15L * P, 2 * P))
                 .atEnd(w -> {
                     w.vol.checkAtEnd();
                     w.vol.expectDisksMatchFile(w.inode);
                 })
-                .outcome(World::outcome)
+                .outcome(BtrfsDioWorld::outcome)
                 .build();
     }
 
@@ -149,13 +72,13 @@ public final class BtrfsDioScenarios {
      * checksummed RAID0 file: two pieces, each verified on the end_io workers from its own saved
      * {@code iter} against its part of the dio's checksums, completing in any order.
      */
-    static Scenario<World> raid0Read() {
-        return Scenario.<World>named("btrfs-dio-raid0-read",
+    static Scenario<BtrfsDioWorld> raid0Read() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-raid0-read",
                 "RAID0: a direct read split at a stripe boundary, each piece checked from its saved iter, any order")
-                .setup(() -> new World(BtrfsVolume.Profile.RAID0, 20, false))
+                .setup(() -> new BtrfsDioWorld(BtrfsVolume.Profile.RAID0, 20, false))
                 .task("t1", w -> w.directReadExpectingFile(15L * P, 2 * P))
                 .atEnd(w -> w.vol.checkAtEnd())
-                .outcome(World::outcome)
+                .outcome(BtrfsDioWorld::outcome)
                 .build();
     }
 
@@ -166,17 +89,17 @@ public final class BtrfsDioScenarios {
      * read) run in any order; every call returns its bytes and both read-backs equal what was
      * written.
      */
-    static Scenario<World> raid0WriteRead() {
-        return Scenario.<World>named("btrfs-dio-raid0",
+    static Scenario<BtrfsDioWorld> raid0WriteRead() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-raid0",
                 "RAID0: a direct write, a direct read, each split at a stripe boundary, completions in any order; buffered read-back")
-                .setup(() -> new World(BtrfsVolume.Profile.RAID0, 20, true))
+                .setup(() -> new BtrfsDioWorld(BtrfsVolume.Profile.RAID0, 20, true))
                 .task("t1", w -> {
                     w.directWrite(15L * P, 2 * P);
                     w.directReadExpectingFile(15L * P, 2 * P);
                     w.bufferedReadExpectingFile(15L * P, 2 * P);
                 })
                 .atEnd(w -> w.vol.checkAtEnd())
-                .outcome(World::outcome)
+                .outcome(BtrfsDioWorld::outcome)
                 .build();
     }
 
@@ -188,18 +111,18 @@ public final class BtrfsDioScenarios {
      * {@code iter}, its {@code csum} pointing into the whole dio's) and repairs it from the other
      * mirror. The reader gets the file's bytes.
      */
-    static Scenario<World> raid1Repair() {
-        return Scenario.<World>named("btrfs-dio-raid1-repair",
+    static Scenario<BtrfsDioWorld> raid1Repair() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-raid1-repair",
                 "RAID1: a direct read split at a stripe boundary, a corrupt block in one piece: repaired from the other mirror")
                 .setup(() -> {
-                    World w = new World(BtrfsVolume.Profile.RAID1, 20, false);
+                    BtrfsDioWorld w = new BtrfsDioWorld(BtrfsVolume.Profile.RAID1, 20, false);
                     w.vol.corrupt(w.vol.logicalOf(w.inode, 15L * P + 9), 2);
                     w.vol.corrupt(w.vol.logicalOf(w.inode, 16L * P + 9), 1);
                     return w;
                 })
                 .task("t1", w -> w.directReadExpectingFile(15L * P, 2 * P))
                 .atEnd(w -> w.vol.checkAtEnd())
-                .outcome(World::outcome)
+                .outcome(BtrfsDioWorld::outcome)
                 .build();
     }
 
@@ -211,11 +134,11 @@ public final class BtrfsDioScenarios {
      * returns {@code -EIO}; block 17, which has good copies, must still reach the buffer (seed 001,
      * "record error if one block has failed to retry"), else {@code wrong-result}.
      */
-    static Scenario<World> raid1NodatasumEio() {
-        return Scenario.<World>named("btrfs-dio-raid1-eio",
+    static Scenario<BtrfsDioWorld> raid1NodatasumEio() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-raid1-eio",
                 "RAID1 nodatasum: a direct read with a block unreadable on both mirrors: -EIO, the rest of the bio retried")
                 .setup(() -> {
-                    World w = new World(BtrfsVolume.Profile.RAID1, 20, true);
+                    BtrfsDioWorld w = new BtrfsDioWorld(BtrfsVolume.Profile.RAID1, 20, true);
                     long l = w.vol.logicalOf(w.inode, 16L * P);
                     w.vol.badSector(l, 1);
                     w.vol.badSector(l, 2);
@@ -242,7 +165,7 @@ public final class BtrfsDioScenarios {
                     }
                 })
                 .atEnd(w -> w.vol.checkAtEnd())
-                .outcome(World::outcome)
+                .outcome(BtrfsDioWorld::outcome)
                 .build();
     }
 }

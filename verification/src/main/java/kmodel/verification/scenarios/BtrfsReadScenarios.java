@@ -15,8 +15,10 @@ import kmodel.kernel.sched.Completion;
 import kmodel.kernel.sched.Sched;
 import kmodel.mm.File;
 import kmodel.mm.Page;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.BtrfsReads;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * The remaining buffered-read scenarios of seed 000's read path (issue 8): the page pool's
@@ -37,14 +39,14 @@ public final class BtrfsReadScenarios {
     }
 
     /** Registers the scenarios of the default check. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(pagepoolNomem());
         r.register(bioAllocFail("btrfs-bio-alloc-fail", false));
         r.register(punchCompressedShared("btrfs-punch-compressed-shared", false));
     }
 
     /** Registers the scenarios too large for the default check. */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(bioAllocFail("btrfs-bio-alloc-fail-2-readers", true));
         r.register(compressedShared());
         r.register(compressedSharedBatches());
@@ -74,7 +76,7 @@ public final class BtrfsReadScenarios {
 
         /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on its own open file; checks the bytes. */
         long read(long pos, int len) {
-            return BtrfsScenarios.readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
+            return BtrfsReads.readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
         }
 
         /** A read that must return all {@code len} bytes (a short or failed read is {@code data-corruption}). */

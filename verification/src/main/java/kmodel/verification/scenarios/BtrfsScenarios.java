@@ -15,8 +15,10 @@ import kmodel.mm.FilemapRead;
 import kmodel.mm.IovIter;
 import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.BtrfsReads;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of btrfs' buffered read path (seed 000): readers of one file through
@@ -33,7 +35,7 @@ public final class BtrfsScenarios {
     }
 
     /** Registers the btrfs scenarios of the default check. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(readers("btrfs-2-readers-1page", 2, 1));
         r.register(raid1BadMirror());
         r.register(raid1BothBad());
@@ -42,7 +44,7 @@ public final class BtrfsScenarios {
     }
 
     /** Registers the btrfs scenarios too large for the default check. */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(readers("btrfs-2-readers", 2, 2));
         r.register(readers("btrfs-3-readers", 3, 3));
         r.register(readers("btrfs-4-readers", 4, 4));
@@ -72,7 +74,7 @@ public final class BtrfsScenarios {
 
         /** A reader's {@code read(2)} of {@code len} bytes at {@code pos} on a file of its own. */
         long read(long pos, int len) {
-            return readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
+            return BtrfsReads.readAndCheck(files.get(Sched.current().name()), inode, pos, len, results);
         }
 
         void check() {
@@ -84,22 +86,6 @@ public final class BtrfsScenarios {
             results.forEach((task, rs) -> sb.append(task).append('=').append(Texts.join(",", rs)).append(' '));
             return sb.append("pages/bio ").append(vol.fsInfo.stats.pagesPerBio()).toString();
         }
-    }
-
-    /**
-     * The current task's {@code read(2)} of {@code len} bytes at {@code pos} through {@code file}:
-     * the bytes read are checked against {@code inode}'s contents, and the result is recorded under
-     * the task's name in {@code results} (the scenario's outcome is per task).
-     */
-    static long readAndCheck(File file, BtrfsInode inode, long pos, int len, Map<String, List<String>> results) {
-        IovIter iter = new IovIter(len);
-        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
-        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
-        if (ret > 0) {
-            BtrfsVolume.expectBytes(inode, pos, iter.buf, 0, (int) ret);
-        }
-        results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(Errno.name(ret));
-        return ret;
     }
 
     /**

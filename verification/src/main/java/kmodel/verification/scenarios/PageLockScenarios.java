@@ -13,8 +13,10 @@ import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.mm.PageCache;
 import kmodel.mm.PageFlags;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.AsyncRetry;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios about the page lock and wait protocol itself (mm/filemap.c v5.10, and v5.7 with
@@ -26,7 +28,7 @@ public final class PageLockScenarios {
     }
 
     /** Registers the scenarios that pass on the default configuration. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(killable());
         r.register(collisions());
         r.register(writebackFreeReuse());
@@ -41,7 +43,7 @@ public final class PageLockScenarios {
      * reduction finishes ({@code --preemptions unbounded}), and the five- and six-task worlds of
      * killed lockers (docs/findings/killed-locker-strands-waiter.md); not run by default.
      */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(crowd());
         r.register(killableStealer());
         r.register(killableThree());
@@ -49,7 +51,7 @@ public final class PageLockScenarios {
     }
 
     /** Registers the scenarios that show model findings (they fail on the default configuration). */
-    public static void registerFindings(ScenarioRegistry r) {
+    public static void registerFindings(ScenarioSet r) {
         r.register(killedLockerStrandsWaiter());
     }
 

@@ -2,8 +2,9 @@ package kmodel.verification.scenarios;
 
 import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.ReadWorld;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of the buffered read path end to end: {@code generic_file_buffered_read()} (v5.10)
@@ -17,7 +18,7 @@ public final class ReadScenarios {
     }
 
     /** Registers the read-path scenarios. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(readSamePage());
         r.register(readSamePageWaitq());
         r.register(waitqSpanning("waitq-spanning-read", 4));
@@ -30,7 +31,7 @@ public final class ReadScenarios {
      * The read-path scenarios too large for the default run (exhaustive at preemption bound 3 they
      * take hundreds of thousands of executions): {@code kmodel check} runs them only when named.
      */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(nowaitAgainReread("nowait-again-reread", Reread.SYNC));
         r.register(nowaitAgainReread("nowait-again-reread-nowait", Reread.NOWAIT));
         r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
@@ -40,7 +41,7 @@ public final class ReadScenarios {
      * Scenarios that demonstrate findings: they fail on the default configuration on purpose
      * ({@link kmodel.verification.ScenarioRegistry#findings()}).
      */
-    public static void registerFindings(ScenarioRegistry r) {
+    public static void registerFindings(ScenarioSet r) {
         r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
     }
 

@@ -3,6 +3,7 @@ package kmodel.verification.scenarios;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import kmodel.sim.world.Texts;
 
 /**
  * A swarm scenario's recipe: a tiny world (a block device of a few pages, some cached, some under

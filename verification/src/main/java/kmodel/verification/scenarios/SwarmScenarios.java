@@ -13,7 +13,10 @@ import kmodel.mm.Kiocb;
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.mm.PageCache;
-import kmodel.verification.Scenario;
+import kmodel.sim.world.AsyncRetry;
+import kmodel.sim.world.ReadWorld;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
 
 /**
  * Swarm scenarios: a {@link Scenario} built from a {@link SwarmRecipe}, deterministic given the

@@ -21,8 +21,9 @@ import kmodel.kernel.sched.Task;
 import kmodel.kernel.wait.Wait;
 import kmodel.kernel.wait.WaitQueueEntry;
 import kmodel.kernel.wait.WaitQueueHead;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.Texts;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Textbook scenarios that prove the runtime and the explorer end to end: the classic lost
@@ -34,13 +35,13 @@ public final class TextbookScenarios {
     }
 
     /** Registers the textbook scenarios. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(waitqueue());
         r.register(refcount());
     }
 
-    /** Registers the textbook demonstrations ({@link ScenarioRegistry#demos()}). */
-    public static void registerDemos(ScenarioRegistry r) {
+    /** Registers the textbook demonstrations ({@code ScenarioRegistry.demos()}). */
+    public static void registerDemos(ScenarioSet r) {
         r.register(pollers());
     }
 

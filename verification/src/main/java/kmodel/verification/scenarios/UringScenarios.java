@@ -2,8 +2,9 @@ package kmodel.verification.scenarios;
 
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.sim.world.UringWorld;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of io_uring (fs/io_uring.c, v5.10) over a real ring: reads submitted with
@@ -19,7 +20,7 @@ public final class UringScenarios {
     }
 
     /** Registers the io_uring scenarios. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(exitArmed());
         r.register(closeTaskWork());
         r.register(randomReads());
@@ -36,7 +37,7 @@ public final class UringScenarios {
      * io-wq was merged); {@code uring-wq-exit} is complete at bound 0 (106,104 executions) and
      * not within the 4,000,000-execution budget at bound 1 (21 minutes).
      */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(readSamePage("uring-read-same-page", 2));
         r.register(seedClaim());
         r.register(readInflight());
@@ -47,7 +48,7 @@ public final class UringScenarios {
      * Scenarios that fail on the default configuration on purpose (findings): v5.10's
      * non-blocking issue sleeping for a request tag.
      */
-    public static void registerFindings(ScenarioRegistry r) {
+    public static void registerFindings(ScenarioSet r) {
         r.register(nowaitIssueSleepsOnTag());
     }
 

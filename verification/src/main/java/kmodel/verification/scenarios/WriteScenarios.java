@@ -3,8 +3,8 @@ package kmodel.verification.scenarios;
 import kmodel.mm.Page;
 import kmodel.mm.PageCache;
 import kmodel.mm.PageWriteback;
-import kmodel.verification.Scenario;
-import kmodel.verification.ScenarioRegistry;
+import kmodel.verification.world.Scenario;
+import kmodel.verification.world.ScenarioSet;
 
 /**
  * Scenarios of the write path (mm/filemap.c, mm/page-writeback.c, mm/truncate.c, fs/buffer.c,
@@ -18,7 +18,7 @@ public final class WriteScenarios {
     }
 
     /** Registers the write-path scenarios of the default run. */
-    public static void registerAll(ScenarioRegistry r) {
+    public static void registerAll(ScenarioSet r) {
         r.register(writeReadWriteback());
         r.register(fsyncRedirty());
         r.register(truncateRead());
@@ -27,7 +27,7 @@ public final class WriteScenarios {
     }
 
     /** Registers the larger write-path scenarios (not run by default). */
-    public static void registerLarge(ScenarioRegistry r) {
+    public static void registerLarge(ScenarioSet r) {
         r.register(fsyncRedirtyWait());
         r.register(fsyncRedirty2());
         r.register(writeRedirtyFsync());

@@ -27,6 +27,7 @@ import kmodel.mm.PageCache;
 import kmodel.mm.PageFlags;
 import kmodel.mm.PageWriteback;
 import kmodel.mm.WritebackControl;
+import kmodel.sim.world.Texts;
 
 /**
  * The world of the write-path scenarios: a regular file laid out on a block device

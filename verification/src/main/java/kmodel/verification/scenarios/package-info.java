@@ -1,7 +1,7 @@
 /**
  * The registered scenarios: textbook ones proving the runtime ({@code TextbookScenarios}), the
  * page lock and wait protocol on cached pages ({@code PageLockScenarios}), the buffered read path
- * over a block device ({@code ReadScenarios}, world in {@code ReadWorld}), and the block layer on
+ * over a block device ({@code ReadScenarios}, world in {@code kmodel.sim.world.ReadWorld}), and the block layer on
  * its own ({@code BlockScenarios}). Each scenario builds its world in its setup, names its tasks
  * and states its end-of-run checks; the runtime adds quiescence, lifetimes and lock checks.
  *

@@ -45,8 +45,16 @@ final class CheckerTable {
 
     /** The table in the repository's README.md (found from the module or the repository root). */
     static CheckerTable fromReadme() {
-        for (String candidate : new String[] {"../README.md", "README.md"}) {
-            Path p = Paths.get(candidate);
+        return fromReadme(Paths.get(""));
+    }
+
+    /**
+     * The table in {@code dir}'s parent's README.md or {@code dir}'s own, the first that has the
+     * table's begin marker; IllegalStateException, naming the marker and where it was looked for,
+     * when neither has it: a check of the table is never skipped because the table went missing.
+     */
+    static CheckerTable fromReadme(Path dir) {
+        for (Path p : new Path[] {dir.resolve("../README.md"), dir.resolve("README.md")}) {
             if (Files.isRegularFile(p)) {
                 try {
                     String text = new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
@@ -58,7 +66,7 @@ final class CheckerTable {
                 }
             }
         }
-        throw new IllegalStateException("no README.md with " + BEGIN + " in " + Paths.get("").toAbsolutePath()
+        throw new IllegalStateException("no README.md with " + BEGIN + " in " + dir.toAbsolutePath()
                 + " or its parent");
     }
 

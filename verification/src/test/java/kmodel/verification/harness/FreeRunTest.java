@@ -14,7 +14,7 @@ import kmodel.kernel.lifetime.KObject;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.FreeRunningRuntime;
 import kmodel.kernel.sched.Sched;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.catalog.BugCatalog;
 import org.junit.jupiter.api.Test;
 

@@ -14,7 +14,7 @@ import java.util.Set;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.MmOptions;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-import kmodel.verification.CheckResult;
-import kmodel.verification.ModelCheck;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

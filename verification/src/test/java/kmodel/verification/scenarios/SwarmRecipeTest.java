@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import kmodel.kernel.KernelOptions;
 import kmodel.mm.MmOptions;
-import kmodel.verification.Scenario;
+import kmodel.verification.world.Scenario;
 import kmodel.verification.ScenarioRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,0 +1,995 @@
+package kmodel.explorer.search;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+
+/**
+ * Exhaustive search with dynamic partial-order reduction: source-DPOR with sleep sets (Abdulla,
+ * Aronis, Jonsson and Sagonas, "Source Sets: A Foundation for Optimal Dynamic Partial Order
+ * Reduction", JACM 2017, Algorithm 1), by stateless re-execution; unbounded, or with a preemption
+ * bound (below).
+ * It explores at least one execution of every Mazurkiewicz trace of the scenario, so every end
+ * state, every deadlock and every violation an execution can reach is reached: a pass is
+ * <em>complete</em> for the scenario.
+ *
+ * <h2>Dependence</h2>
+ * The runtime reports, for every step (the run of one task from one scheduling decision to the
+ * next), its footprint: the task itself, the object named by the scheduling point the step starts
+ * from (the spinlock, flags word, refcount, wait-queue entry or task a primitive acts on), every
+ * tracked object touched, freed or created, and every task spawned. Two steps of different tasks
+ * are dependent when their footprints share an object; every access counts as a write. This is
+ * sound as long as the model keeps its own rule that shared state is touched only through the
+ * runtime's primitives; the equivalence test (reduced and plain search reach the same end states
+ * and the same violation kinds on every scenario and catalog bug) checks that rule.
+ *
+ * <ul>
+ *   <li>Waking a task, signalling it or queueing task_work on it names the task, and every step of
+ *       a task has the task in its footprint, so they never commute with what the task does.</li>
+ *   <li>A task spinning on a lock resumes with the lock in its footprint; a sleeper resumes only
+ *       after a wake-up that names it; a spawned task's steps depend on the step that spawned it.
+ *       So whatever enables a task happens before the task's next step.</li>
+ *   <li>A step that takes a spinlock races with the lock's previous acquire, and is ordered after
+ *       the release in between without racing with it (the two are never co-enabled). Race
+ *       candidates are normally thinned to the immediate ones (a candidate ordered before the step
+ *       through another candidate is left out), but the previous acquire is not thinned through a
+ *       later step of its own task: that step may be inside the critical section, where the
+ *       acquire can never be moved before it, so reversing it would never expose the acquire
+ *       race ({@link #acquireShortcutForTesting} keeps the old rule, which missed a leak).</li>
+ * </ul>
+ *
+ * <h2>How it works</h2>
+ * Happens-before is kept with vector clocks. When a step {@code e} is in a race with an earlier
+ * step {@code e'} of another task (dependent, with no other step ordering them), the search
+ * computes the tasks that can start the reversed sequence from the state before {@code e'} (the
+ * initials of {@code notdep(e').e}) and, unless one of them is already in that state's backtrack
+ * set, adds one. Sleep sets stop re-exploring a task whose step commutes with what was done since
+ * a sibling branch explored it; an execution in which every runnable task sleeps is pruned
+ * ({@link kmodel.kernel.sched.Strategy#PRUNE}). Data choices are explored exhaustively.
+ *
+ * <h2>Order</h2>
+ * At a new decision the task that can go on running is taken first, then the lowest-numbered
+ * runnable one: the first execution is the same as plain DFS's, and counterexamples prefer few
+ * preemptions (which is not a guarantee: the iterative preemption-bounded search still gives the
+ * fewest).
+ *
+ * <h2>With a preemption bound</h2>
+ * {@link #DporStrategy(int)} explores only executions with at most that many preemptions, as plain
+ * DFS does with the same bound. Cutting DPOR off at the bound naively is unsound (Coons, Musuvathi
+ * and McKinley, "Bounded partial-order reduction", OOPSLA 2013): the reversal of a race may need a
+ * preemption the bound forbids at the race, yet be reachable with a switch made earlier. So, as in
+ * their BPOR and in tokio-rs/loom, every backtrack point added at a decision is also added at the
+ * start of the run of steps that led to it (the last decision at which another task had been
+ * running), where a switch costs no more than the one it replaces. Sleep sets are off with a
+ * bound (a task asleep may be needed on a path whose preemptions differ from its sibling's), and
+ * every initial of the reversed sequence is added rather than one (a source set's other members
+ * may cost more preemptions). The equivalence test checks the result against plain DFS on every
+ * scenario and catalog bug; {@link #naiveBoundForTesting} leaves the conservative points out and
+ * misses end states there.
+ *
+ * <h2>Cut executions</h2>
+ * An execution that stops early (a violation, the step bound) never showed the next steps of the
+ * tasks that were still runnable; {@link #executionCut()} takes them as dependent with everything.
+ *
+ * <h2>Limits</h2>
+ * Not optimal: no wakeup trees, so some executions end with every runnable task asleep and are
+ * pruned (sleep-set blocked). Reads are told apart from writes only for the read primitives that
+ * report themselves as reads.
+ */
+public final class DporStrategy implements ExplorationStrategy {
+    private static final int TASK = 0;
+    private static final int VALUE = 1;
+    private static final long[] NONE = new long[0];
+
+    /** One decision of the current path: which task steps next, or a data choice. */
+    private static final class Node {
+        final int kind;
+        /** TASK: the runnable tasks, ascending. VALUE: null. */
+        final int[] enabled;
+        /** VALUE: the number of alternatives. */
+        final int values;
+        int chosen;
+        /**
+         * A decision of the fixed prefix ({@link #prefix}): never backtracked; races reversed here,
+         * and conservative backtrack points that fall here, are ignored.
+         */
+        boolean fixed;
+        /** TASK: tasks to explore from here; {@code done}: those explored (or under way). */
+        final BitSet backtrack = new BitSet();
+        final BitSet done = new BitSet();
+        /** TASK: the sleep set on entry: tasks, and the footprints of their next steps. */
+        final int[] sleepTasks;
+        final long[][] sleepFootprints;
+        /** TASK: the footprint of each explored task's step from here, by task id. */
+        long[][] doneFootprints = new long[4][];
+        /** TASK: the task that could have gone on running here (-1: it blocked or exited). */
+        final int current;
+        /** Preemptions on the path before this node. */
+        final int preemptionsBefore;
+        /** TASK, bounded search: stack index of the previous TASK decision (-1: none). */
+        int prevTask = -1;
+        /**
+         * TASK, bounded search: stack index of the first decision of the run of decisions that
+         * picked the same task as this one, ending here; set when the next decision is made (this
+         * node's pick is fixed for everything below it).
+         */
+        int runStart = -1;
+        /** TASK, bounded search: the conservative backtrack point of a race here (-1: none). */
+        int conservative = -1;
+        /** TASK, bounded search: runnable tasks the bound allows here that are not yet in the backtrack set. */
+        int missing;
+
+        Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints, int current, int preemptionsBefore) {
+            this.kind = TASK;
+            this.enabled = enabled;
+            this.values = 0;
+            this.sleepTasks = sleepTasks;
+            this.sleepFootprints = sleepFootprints;
+            this.current = current;
+            this.preemptionsBefore = preemptionsBefore;
+        }
+
+        Node(int values, int preemptionsBefore) {
+            this.kind = VALUE;
+            this.enabled = null;
+            this.values = values;
+            this.sleepTasks = null;
+            this.sleepFootprints = null;
+            this.current = -1;
+            this.preemptionsBefore = preemptionsBefore;
+        }
+
+        /** Preemptions a path through this node that picks {@code task} has used after it. */
+        int preemptionsAfter(int task) {
+            return preemptionsBefore + (current >= 0 && task != current ? 1 : 0);
+        }
+
+        boolean asleep(int task) {
+            for (int s : sleepTasks) {
+                if (s == task) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        boolean isEnabled(int task) {
+            return Arrays.binarySearch(enabled, task) >= 0;
+        }
+
+        void setDoneFootprint(int task, long[] fp) {
+            if (task >= doneFootprints.length) {
+                doneFootprints = Arrays.copyOf(doneFootprints, Math.max(task + 1, doneFootprints.length * 2));
+            }
+            doneFootprints[task] = union(doneFootprints[task], fp);
+        }
+
+        /**
+         * A step that makes data choices has one footprint per choice: a task asleep because of
+         * it must wake on any of them, so the footprints recorded over executions are merged.
+         */
+        private static long[] union(long[] old, long[] fp) {
+            if (old == null || old == fp) {
+                return fp;
+            }
+            long[] out = null;
+            int n = old.length;
+            for (long x : fp) {
+                boolean found = false;
+                for (int i = 0; i < old.length && !found; i++) {
+                    found = old[i] == x;
+                }
+                if (!found) {
+                    if (out == null) {
+                        out = Arrays.copyOf(old, old.length + fp.length);
+                    }
+                    out[n++] = x;
+                }
+            }
+            return out == null ? old : Arrays.copyOf(out, n);
+        }
+    }
+
+    private final ArrayList<Node> stack = new ArrayList<>();
+    private final Schedule schedule = new Schedule();
+    private int depth;
+    /** Preemptions in the current execution so far. */
+    private int preemptions;
+    /** Stack index of the TASK node whose choice is the step now running. */
+    private int stepNode = -1;
+
+    // The current execution's steps (events) and their happens-before.
+    private int[] evTask = new int[256];
+    private int[] evLocal = new int[256];
+    private int[] evNode = new int[256];
+    private int[][] evClock = new int[256][];
+    private long[][] evFootprint = new long[256][];
+    private int events;
+    private int[] taskLast = new int[16];
+    /** Per object (by uid), the steps of this execution that accessed it last. */
+    private final AccessMap lastAccess = new AccessMap();
+    /** Scratch of {@link #stepDone}: race candidates, and steps that only order the step (releases). */
+    private final IntList candidates = new IntList();
+    private final IntList hbOnly = new IntList();
+    /** Scratch of {@link #stepDone}: candidates that are the previous acquire of a lock the step takes. */
+    private final IntList acquireCandidates = new IntList();
+
+    /** A growable list of ints, reused from step to step. */
+    private static final class IntList {
+        private int[] a = new int[16];
+        private int n;
+
+        void clear() {
+            n = 0;
+        }
+
+        int size() {
+            return n;
+        }
+
+        int get(int i) {
+            return a[i];
+        }
+
+        void add(int x) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = x;
+        }
+
+        boolean contains(int x) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+    private boolean[] raceFlags = new boolean[8];
+
+
+    /** Decisions fixed at the first branching decisions ({@link #prefix}); empty: none. */
+    private int[] prefix = new int[0];
+    /** Branching decisions (two or more runnable tasks, or a data choice) taken so far in this execution. */
+    private int branches;
+
+    /** When set, every pair of steps is taken as independent: a broken search, for tests that must fail. */
+    private final boolean blind;
+    /** The preemption bound; {@link Integer#MAX_VALUE}: none (then sleep sets are on). */
+    private final int bound;
+    /** When set with a bound, the conservative backtrack points are left out: unsound, for tests that must fail. */
+    private final boolean naiveBound;
+    /**
+     * When set, an acquire's race with the previous acquire may be hidden by a later step of that
+     * acquire's task (the rule before the fix): unsound, for tests that must fail.
+     */
+    private final boolean acquireShortcut;
+
+    /** Source-DPOR with sleep sets and no preemption bound: complete for the scenario. */
+    public DporStrategy() {
+        this(false, Integer.MAX_VALUE, false, false);
+    }
+
+    /**
+     * DPOR with preemption bound {@code bound} (Coons, Musuvathi and McKinley's bounded POR, as
+     * tokio-rs/loom does it): explores every execution plain DFS with the same bound explores, up
+     * to reordering of independent steps.
+     */
+    public DporStrategy(int bound) {
+        this(false, bound, false, false);
+    }
+
+    private DporStrategy(boolean blind, int bound, boolean naiveBound, boolean acquireShortcut) {
+        if (bound < 0) {
+            throw new IllegalArgumentException("negative preemption bound " + bound);
+        }
+        this.blind = blind;
+        this.bound = bound;
+        this.naiveBound = naiveBound;
+        this.acquireShortcut = acquireShortcut;
+    }
+
+    /**
+     * A deliberately broken search that treats every two steps as independent (no races, no
+     * backtracking): it must miss outcomes, which the equivalence tests show.
+     */
+    public static DporStrategy blindForTesting() {
+        return new DporStrategy(true, Integer.MAX_VALUE, false, false);
+    }
+
+    /**
+     * DPOR naively combined with a preemption bound (no conservative backtrack points): the
+     * combination Coons et al. show unsound, for tests that must see it miss what plain DFS finds.
+     */
+    public static DporStrategy naiveBoundForTesting(int bound) {
+        return new DporStrategy(false, bound, true, false);
+    }
+
+    /**
+     * Unbounded source-DPOR with the rule this class had until 2026-12-01: a step taking a lock
+     * races with the lock's previous acquire only if no other race candidate orders them, even a
+     * later step of the same task inside that critical section. Such a step cannot be reordered
+     * with the acquire, so the race is lost: it missed a {@code ref-leak} on
+     * {@code btrfs-2-readers-1page}. Kept for tests that must see it miss what plain DFS finds.
+     */
+    public static DporStrategy acquireShortcutForTesting() {
+        return new DporStrategy(false, Integer.MAX_VALUE, false, true);
+    }
+
+    private boolean bounded() {
+        return bound != Integer.MAX_VALUE;
+    }
+
+    /**
+     * Fixes the first {@code decisions.length} branching decisions (two or more runnable tasks, or
+     * a data choice) to the given task ids or values: the search explores only executions that
+     * start that way (one unit of a split exploration, {@code kmodel.explorer.SplitExplorer}),
+     * with empty sleep sets below the prefix, and ignores races whose reversal point is a decision
+     * of the prefix, and, with a bound, conservative backtrack points that fall inside the prefix:
+     * the units that start with the other choice there cover those reversals. A fixed decision
+     * counts its preemption as any other, so the search below it keeps to the bound.
+     */
+    public DporStrategy prefix(int[] decisions) {
+        this.prefix = decisions.clone();
+        return this;
+    }
+
+    @Override
+    public boolean observesSteps() {
+        return true;
+    }
+
+    @Override
+    public void beginExecution() {
+        depth = 0;
+        preemptions = 0;
+        stepNode = -1;
+        lastTaskNode = -1;
+        schedule.clear();
+        events = 0;
+        branches = 0;
+        Arrays.fill(taskLast, -1);
+        lastAccess.clear();
+    }
+
+    @Override
+    public int pickTask(int[] ids, int n, int current) {
+        Node node;
+        if (depth < stack.size()) {
+            node = stack.get(depth);
+            if (node.kind != TASK || node.enabled.length != n || !same(node.enabled, ids, n)) {
+                throw new NondeterminismException(depth, "the runnable tasks differ from the earlier execution");
+            }
+        } else {
+            node = newTaskNode(ids, n, current, n > 1 && branches < prefix.length ? prefix[branches] : -1);
+            if (node == null) {
+                return PRUNE;
+            }
+            stack.add(node);
+        }
+        stepNode = depth;
+        lastTaskNode = depth;
+        depth++;
+        preemptions = node.preemptionsAfter(node.chosen);
+        if (n > 1) {
+            schedule.add(node.chosen);
+            branches++;
+        }
+        return node.chosen;
+    }
+
+    private static boolean same(int[] a, int[] ids, int n) {
+        for (int i = 0; i < n; i++) {
+            if (a[i] != ids[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Stack index of the last TASK decision of this execution, for the bounded search's runs. */
+    private int lastTaskNode = -1;
+
+    /**
+     * A fresh decision: its sleep set comes from the step before it; null when all runnable tasks
+     * sleep. {@code fixedPick >= 0}: a decision of the fixed prefix, which runs only that task,
+     * with nothing asleep.
+     */
+    private Node newTaskNode(int[] ids, int n, int current, int fixedPick) {
+        int[] sleepTasks = new int[0];
+        long[][] sleepFps = new long[0][];
+        if (events > 0 && !bounded() && fixedPick < 0) {
+            // Sleep sets only without a bound: a task put to sleep here may be needed on a path
+            // whose preemptions differ from the sibling's that explored it.
+            Node prev = stack.get(evNode[events - 1]);
+            long[] fp = evFootprint[events - 1];
+            int prevTask = evTask[events - 1];
+            int[] st = new int[prev.sleepTasks.length + prev.enabled.length];
+            long[][] sf = new long[st.length][];
+            int k = 0;
+            for (int i = 0; i < prev.sleepTasks.length; i++) {
+                if (prev.sleepTasks[i] != prevTask && independent(prev.sleepFootprints[i], fp)) {
+                    st[k] = prev.sleepTasks[i];
+                    sf[k++] = prev.sleepFootprints[i];
+                }
+            }
+            for (int t = prev.done.nextSetBit(0); t >= 0; t = prev.done.nextSetBit(t + 1)) {
+                if (t != prevTask && t < prev.doneFootprints.length && prev.doneFootprints[t] != null
+                        && independent(prev.doneFootprints[t], fp)) {
+                    st[k] = t;
+                    sf[k++] = prev.doneFootprints[t];
+                }
+            }
+            sleepTasks = Arrays.copyOf(st, k);
+            sleepFps = Arrays.copyOf(sf, k);
+        }
+        int[] enabled = Arrays.copyOf(ids, n);
+        Node node = new Node(enabled, sleepTasks, sleepFps, current, preemptions);
+        if (bounded()) {
+            int p = lastTaskNode;
+            if (p >= 0) {
+                Node prev = stack.get(p);
+                int pp = prev.prevTask;
+                prev.runStart = pp >= 0 && stack.get(pp).chosen == prev.chosen ? stack.get(pp).runStart : p;
+                node.conservative = prev.runStart;
+            }
+            node.prevTask = p;
+            for (int t : enabled) {
+                if (node.preemptionsAfter(t) <= bound) {
+                    node.missing++;
+                }
+            }
+        }
+        if (fixedPick >= 0) {
+            if (!node.isEnabled(fixedPick)) {
+                throw new NondeterminismException(depth, "the fixed prefix runs task " + fixedPick
+                        + ", which is not runnable here");
+            }
+            node.fixed = true;
+            node.chosen = fixedPick;
+            node.backtrack.set(fixedPick);
+            node.done.set(fixedPick);
+            node.missing = 0;
+            return node;
+        }
+        int pick = -1;
+        if (current >= 0 && !node.asleep(current)) {
+            pick = current;
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (!node.asleep(ids[i])) {
+                    pick = ids[i];
+                    break;
+                }
+            }
+        }
+        if (pick < 0) {
+            return null;
+        }
+        node.chosen = pick;
+        node.backtrack.set(pick);
+        node.done.set(pick);
+        if (bounded()) {
+            node.missing--; // the first pick is free, so always within the bound
+        }
+        return node;
+    }
+
+    private static final int WRITE = 0;
+    private static final int READ = 1;
+    private static final int ACQUIRE = 2;
+
+    /** Footprint entries are {@code uid << 2 | kind}: dependent when one object is shared and not both read it. */
+    private static boolean independent(long[] a, long[] b) {
+        for (long x : a) {
+            for (long y : b) {
+                if (x >> 2 == y >> 2 && ((x & 3) != READ || (y & 3) != READ)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Per object, in this execution: its last write (or acquire), last acquire, and the reads since the last write. */
+    private static final class Access {
+        int lastWrite = -1;
+        int lastAcquire = -1;
+        int[] reads = new int[4];
+        int nReads;
+
+        void reset() {
+            lastWrite = -1;
+            lastAcquire = -1;
+            nReads = 0;
+        }
+
+        void addRead(int e) {
+            if (nReads == reads.length) {
+                reads = Arrays.copyOf(reads, nReads * 2);
+            }
+            reads[nReads++] = e;
+        }
+    }
+
+    /**
+     * Object uid to its {@link Access}, for one execution: open addressing over primitive keys, and
+     * cleared in O(1) by a generation count, so the hot path neither boxes nor allocates (a
+     * {@code HashMap<Long, Access>} was a sixth of the reduced search's time).
+     */
+    private static final class AccessMap {
+        private long[] keys = new long[256];
+        private Access[] values = new Access[256];
+        private int[] generation = new int[256];
+        private int current = 1;
+        private int size;
+
+        void clear() {
+            current++;
+            size = 0;
+        }
+
+        Access get(long key) {
+            int mask = keys.length - 1;
+            for (int i = hash(key) & mask; generation[i] == current; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            return null;
+        }
+
+        Access getOrAdd(long key) {
+            int mask = keys.length - 1;
+            int i = hash(key) & mask;
+            for (; generation[i] == current; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            if (2 * (size + 1) > keys.length) {
+                grow();
+                return getOrAdd(key);
+            }
+            generation[i] = current;
+            keys[i] = key;
+            Access a = values[i];
+            if (a == null) {
+                a = new Access();
+                values[i] = a;
+            } else {
+                a.reset();
+            }
+            size++;
+            return a;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            Access[] oldValues = values;
+            int[] oldGen = generation;
+            int n = oldKeys.length * 2;
+            keys = new long[n];
+            values = new Access[n];
+            generation = new int[n];
+            int mask = n - 1;
+            for (int j = 0; j < oldKeys.length; j++) {
+                if (oldGen[j] == current) {
+                    int i = hash(oldKeys[j]) & mask;
+                    while (generation[i] == current) {
+                        i = (i + 1) & mask;
+                    }
+                    generation[i] = current;
+                    keys[i] = oldKeys[j];
+                    values[i] = oldValues[j];
+                }
+            }
+        }
+
+        private static int hash(long key) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
+        }
+    }
+
+    @Override
+    public int pickValue(int n) {
+        Node node;
+        if (depth < stack.size()) {
+            node = stack.get(depth);
+            if (node.kind != VALUE || node.values != n) {
+                throw new NondeterminismException(depth, "a data choice differs from the earlier execution");
+            }
+        } else {
+            node = new Node(n, preemptions);
+            if (branches < prefix.length) {
+                if (prefix[branches] < 0 || prefix[branches] >= n) {
+                    throw new NondeterminismException(depth, "the fixed prefix takes value " + prefix[branches]
+                            + " of a choice among " + n);
+                }
+                node.fixed = true;
+                node.chosen = prefix[branches];
+            }
+            stack.add(node);
+        }
+        depth++;
+        branches++;
+        schedule.add(node.chosen);
+        return node.chosen;
+    }
+
+    @Override
+    public void stepDone(int task, long[] footprint, int len) {
+        long[] fp = len == 0 ? NONE : Arrays.copyOf(footprint, len);
+        Node node = stack.get(stepNode);
+        node.setDoneFootprint(task, fp);
+        int k = events;
+        grow(k + 1, task + 1);
+        int prevOwn = taskLast[task];
+
+        // Race candidates: the last step of another task on each object.
+        candidates.clear();
+        hbOnly.clear();
+        acquireCandidates.clear();
+        for (long o : fp) {
+            Access a = lastAccess.get(o >> 2);
+            if (a == null) {
+                continue;
+            }
+            int kind = (int) (o & 3);
+            if (kind == ACQUIRE) {
+                // The release before us orders us; the race is with the previous acquire.
+                addCandidate(a.lastAcquire, task);
+                if (a.lastAcquire >= 0 && evTask[a.lastAcquire] != task) {
+                    acquireCandidates.add(a.lastAcquire);
+                }
+                if (a.lastWrite >= 0 && evTask[a.lastWrite] != task) {
+                    hbOnly.add(a.lastWrite);
+                }
+            } else {
+                addCandidate(a.lastWrite, task);
+            }
+            if (kind != READ) {
+                for (int r = 0; r < a.nReads; r++) {
+                    addCandidate(a.reads[r], task);
+                }
+            }
+        }
+        int width = Math.max(task + 1, prevOwn >= 0 ? evClock[prevOwn].length : 0);
+        for (int c = 0; c < candidates.size(); c++) {
+            width = Math.max(width, evClock[candidates.get(c)].length);
+        }
+        for (int c = 0; c < hbOnly.size(); c++) {
+            width = Math.max(width, evClock[hbOnly.get(c)].length);
+        }
+        int[] clock = new int[width];
+        if (prevOwn >= 0) {
+            join(clock, evClock[prevOwn]);
+        }
+        // A candidate is a race unless it happens before the step through another one.
+        int nc = candidates.size();
+        if (raceFlags.length < nc) {
+            raceFlags = new boolean[Math.max(nc, raceFlags.length * 2)];
+        }
+        for (int c = 0; c < nc; c++) {
+            int j = candidates.get(c);
+            boolean ordered = happensBefore(j, clock);
+            boolean acquire = !acquireShortcut && acquireCandidates.contains(j);
+            for (int d = 0; d < nc && !ordered; d++) {
+                int o = candidates.get(d);
+                // An acquire is never ordered through a later step of the same task: that step
+                // may lie inside the critical section j opened (or be its release), and this
+                // acquire cannot be moved before it, so reversing that race never exposes this one.
+                if (d != c && !(acquire && evTask[o] == evTask[j])) {
+                    ordered = happensBefore(j, evClock[o]);
+                }
+            }
+            raceFlags[c] = !ordered;
+        }
+        for (int c = 0; c < nc; c++) {
+            join(clock, evClock[candidates.get(c)]);
+        }
+        for (int c = 0; c < hbOnly.size(); c++) {
+            join(clock, evClock[hbOnly.get(c)]);
+        }
+        evTask[k] = task;
+        evLocal[k] = prevOwn >= 0 ? evLocal[prevOwn] + 1 : 1;
+        clock[task] = evLocal[k];
+        evClock[k] = clock;
+        evNode[k] = stepNode;
+        evFootprint[k] = fp;
+        events = k + 1;
+        taskLast[task] = k;
+        for (long o : fp) {
+            Access a = lastAccess.getOrAdd(o >> 2);
+            if ((o & 3) == READ) {
+                a.addRead(k);
+            } else {
+                a.lastWrite = k;
+                a.nReads = 0;
+                if ((o & 3) == ACQUIRE) {
+                    a.lastAcquire = k;
+                }
+            }
+        }
+        for (int c = 0; c < nc && !blind; c++) {
+            if (raceFlags[c]) {
+                reverse(candidates.get(c), k);
+            }
+        }
+    }
+
+    /**
+     * The execution just run was cut short (a violation, or the step bound) while tasks other than
+     * the one that took the last step could still run. Their next steps were never seen, so they
+     * are taken as dependent with everything: each races with every step of another task it is not
+     * ordered after (not only the last one: the unrun step may need a lock an earlier step took), and
+     * the races are reversed as usual. Without this, a search that goes
+     * on after violations ({@code ModelCheck.allViolations}) or past step-bound stops would never
+     * try the tasks a violation stopped before they ran.
+     */
+    public void executionCut() {
+        if (events == 0 || blind) {
+            return;
+        }
+        Node node = stack.get(evNode[events - 1]);
+        int last = evTask[events - 1];
+        for (int t : node.enabled) {
+            if (t == last) {
+                continue;
+            }
+            int k = events;
+            grow(k + 1, t + 1);
+            int prevOwn = taskLast[t];
+            int[] clock = new int[Math.max(t + 1, prevOwn >= 0 ? evClock[prevOwn].length : 0)];
+            if (prevOwn >= 0) {
+                join(clock, evClock[prevOwn]);
+            }
+            evTask[k] = t;
+            evLocal[k] = prevOwn >= 0 ? evLocal[prevOwn] + 1 : 1;
+            clock[t] = evLocal[k];
+            evClock[k] = clock;
+            evNode[k] = -1;
+            evFootprint[k] = NONE;
+            for (int j = 0; j < k; j++) {
+                if (evTask[j] != t && !happensBefore(j, clock)) {
+                    reverse(j, k);
+                }
+            }
+        }
+    }
+
+    private void addCandidate(int j, int task) {
+        if (j >= 0 && evTask[j] != task && !candidates.contains(j)) {
+            candidates.add(j);
+        }
+    }
+
+    /** Whether step {@code j} happens before a step whose clock is {@code clock}. */
+    private boolean happensBefore(int j, int[] clock) {
+        int t = evTask[j];
+        return t < clock.length && clock[t] >= evLocal[j];
+    }
+
+    private static void join(int[] into, int[] from) {
+        for (int i = 0; i < from.length; i++) {
+            if (from[i] > into[i]) {
+                into[i] = from[i];
+            }
+        }
+    }
+
+    /**
+     * Step {@code j} races with step {@code k}: make sure the state before {@code j} explores a
+     * task that starts {@code notdep(j).k}, the sequence that runs {@code k} before {@code j}.
+     */
+    private void reverse(int j, int k) {
+        if (bounded()) {
+            reverseBounded(j, k);
+            return;
+        }
+        Node node = stack.get(evNode[j]);
+        if (node.fixed) {
+            return; // reversal point inside the fixed prefix: another unit covers it
+        }
+        int n = initials(j, k);
+        int chosen = -1;
+        for (int i = 0; i < n; i++) {
+            int tu = wanted[i];
+            if (!node.isEnabled(tu)) {
+                continue;
+            }
+            if (node.backtrack.get(tu) || node.asleep(tu)) {
+                return; // already covered here
+            }
+            if (chosen < 0 || tu == evTask[k]) {
+                chosen = tu;
+            }
+        }
+        if (chosen >= 0) {
+            node.backtrack.set(chosen);
+        }
+    }
+
+    /**
+     * The bounded form of {@link #reverse}: every initial of {@code notdep(j).k} runnable before
+     * {@code j} is added there (all runnable tasks when none is), each only if the bound allows it;
+     * and, Coons et al.'s conservative branching, the same tasks at the start of the run of steps
+     * that leads to {@code j} (the last decision where another task had been running): a switch
+     * there costs no more than the one it replaces, so a reversal the bound forbids at {@code j}
+     * is still reached from there.
+     */
+    private void reverseBounded(int j, int k) {
+        int at = evNode[j];
+        Node node = stack.get(at);
+        Node cons = naiveBound || node.conservative < 0 ? null : stack.get(node.conservative);
+        if (cons != null && cons.fixed) {
+            cons = null; // conservative point inside the fixed prefix: another unit covers it
+        }
+        if (node.missing == 0 && (cons == null || cons.missing == 0)) {
+            return; // every task the bound allows is already tried at both points
+        }
+        int nWanted = initials(j, k);
+        if (!node.fixed) {
+            addBacktrack(node, wanted, nWanted);
+        }
+        if (cons != null) {
+            addBacktrack(cons, wanted, nWanted);
+        }
+    }
+
+    /** Scratch of {@link #initials}: per task, the local index of its first step in v; and the initials found. */
+    private int[] firstInV = new int[16];
+    private int[] wanted = new int[16];
+
+    /**
+     * Puts into {@code wanted[0..n)}, in order of appearance, the tasks other than {@code j}'s that
+     * can start {@code v = notdep(j).k}: those whose first step in {@code v} has no earlier step of
+     * {@code v} happening before it. One pass, with the first local index of each task's steps in
+     * {@code v}.
+     */
+    private int initials(int j, int k) {
+        if (firstInV.length < taskLast.length) {
+            firstInV = new int[taskLast.length];
+            wanted = new int[taskLast.length];
+        }
+        Arrays.fill(firstInV, 0);
+        int tj = evTask[j];
+        int n = 0;
+        for (int u = j + 1; u <= k; u++) {
+            if (u < k && happensBefore(j, evClock[u])) {
+                continue; // u happens after j: not in notdep(j)
+            }
+            int tu = evTask[u];
+            boolean initial = firstInV[tu] == 0;
+            int[] cu = evClock[u];
+            for (int t = 0; t < firstInV.length && initial; t++) {
+                if (firstInV[t] != 0 && t < cu.length && cu[t] >= firstInV[t]) {
+                    initial = false;
+                }
+            }
+            if (firstInV[tu] == 0) {
+                firstInV[tu] = evLocal[u];
+            }
+            if (initial && tu != tj) {
+                wanted[n++] = tu;
+            }
+        }
+        return n;
+    }
+
+    /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */
+    private void addBacktrack(Node node, int[] tasks, int n) {
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            if (node.isEnabled(tasks[i])) {
+                any = true;
+                addBacktrack(node, tasks[i]);
+            }
+        }
+        if (!any) {
+            for (int t : node.enabled) {
+                addBacktrack(node, t);
+            }
+        }
+    }
+
+    private void addBacktrack(Node node, int t) {
+        if (node.preemptionsAfter(t) <= bound && !node.backtrack.get(t)) {
+            node.backtrack.set(t);
+            node.missing--;
+        }
+    }
+
+    private void grow(int eventsNeeded, int tasksNeeded) {
+        if (eventsNeeded > evTask.length) {
+            int n = Math.max(eventsNeeded, evTask.length * 2);
+            evTask = Arrays.copyOf(evTask, n);
+            evLocal = Arrays.copyOf(evLocal, n);
+            evNode = Arrays.copyOf(evNode, n);
+            evClock = Arrays.copyOf(evClock, n);
+            evFootprint = Arrays.copyOf(evFootprint, n);
+        }
+        if (tasksNeeded > taskLast.length) {
+            int old = taskLast.length;
+            taskLast = Arrays.copyOf(taskLast, Math.max(tasksNeeded, old * 2));
+            Arrays.fill(taskLast, old, taskLast.length, -1);
+        }
+    }
+
+    @Override
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    @Override
+    public boolean advance() {
+        while (stack.size() > depth) {
+            stack.remove(stack.size() - 1);
+        }
+        while (!stack.isEmpty()) {
+            Node top = stack.get(stack.size() - 1);
+            if (top.kind == VALUE) {
+                if (!top.fixed && top.chosen + 1 < top.values) {
+                    top.chosen++;
+                    return true;
+                }
+            } else {
+                for (int t = top.backtrack.nextSetBit(0); t >= 0; t = top.backtrack.nextSetBit(t + 1)) {
+                    if (!top.done.get(t) && !top.asleep(t)) {
+                        top.chosen = t;
+                        top.done.set(t);
+                        return true;
+                    }
+                }
+            }
+            stack.remove(stack.size() - 1);
+        }
+        return false;
+    }
+
+    /**
+     * The share of the search already done, estimated along the current path as if every subtree
+     * were the same size: at each decision, the branches explored before the current one out of
+     * those known so far (done, plus backtrack points not asleep). Backtrack points are added as
+     * races are found, so the estimate is rough (ahead early, behind late); for a progress line only.
+     */
+    @Override
+    public double explored() {
+        if (stack.isEmpty()) {
+            return 0; // before the first execution: nothing known yet
+        }
+        double done = 0;
+        double weight = 1;
+        int n = Math.min(stack.size(), 48);
+        for (int d = 0; d < n; d++) {
+            Node node = stack.get(d);
+            int known;
+            int before;
+            if (node.kind == VALUE) {
+                known = node.values;
+                before = node.chosen;
+            } else {
+                before = node.done.cardinality() - 1;
+                known = before + 1;
+                for (int t = node.backtrack.nextSetBit(0); t >= 0; t = node.backtrack.nextSetBit(t + 1)) {
+                    if (!node.done.get(t) && !node.asleep(t)) {
+                        known++;
+                    }
+                }
+            }
+            done += weight * before / known;
+            weight /= known;
+        }
+        return done;
+    }
+
+    /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
+    @Override
+    public String describe() {
+        return bounded() ? "exhaustive, preemption bound " + bound + " (DPOR)"
+                : "exhaustive, complete (source-DPOR with sleep sets)";
+    }
+}

@@ -1,0 +1,149 @@
+package kmodel.sim.world;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import kmodel.fs.blockdev.Bdev;
+import kmodel.kernel.Errno;
+import kmodel.kernel.Kernel;
+import kmodel.kernel.sched.Sched;
+import kmodel.mm.File;
+import kmodel.mm.Filemap;
+import kmodel.mm.FilemapRead;
+import kmodel.mm.IovIter;
+import kmodel.mm.Kiocb;
+import kmodel.mm.Page;
+import kmodel.mm.PageCache;
+import kmodel.mm.PageFlags;
+
+/**
+ * The world of the buffered-read scenarios: a block device with deterministic contents, opened
+ * as a file ({@code blkdev_open()}: FMODE_NOWAIT, and FMODE_BUF_RASYNC with the async series),
+ * whose {@code def_blk_aops} build bios into a simulated disk that completes them in interrupt
+ * context. Readers go through {@code generic_file_read_iter()}; every byte a reader gets is
+ * checked against the device, and the end of the run checks the page cache's references, that
+ * no page is left locked and that every request tag is free.
+ */
+public final class ReadWorld {
+    public final Bdev bdev;
+    public final File file;
+    /**
+     * What each task's reads returned, by task name, in the task's own order. Kept per task so
+     * the outcome is a function of the end state, not of the order in which independent tasks
+     * happened to finish (which partial-order reduction does not, and need not, vary).
+     */
+    public final Map<String, List<String>> results = new TreeMap<>();
+
+    public ReadWorld(int nrPages, int nrTags, int raPages) {
+        bdev = Bdev.create(nrPages, nrTags, raPages);
+        file = bdev.open();
+    }
+
+    /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
+    public ReadWorld cached(long index) {
+        cachePage(bdev, index);
+        return this;
+    }
+
+    /**
+     * Puts page {@code index} of {@code bdev} in its page cache, uptodate with the device's bytes,
+     * holding only the cache's reference (set-up only; shared with {@link UringWorld}).
+     */
+    public static void cachePage(Bdev bdev, long index) {
+        Page p = PageCache.pageCacheAlloc(bdev.mapping());
+        bdev.disk.copyOut(index << Page.PAGE_SHIFT, p.data, 0, Page.PAGE_SIZE);
+        PageCache.addToPageCacheLru(p, bdev.mapping(), index);
+        PageFlags.SetPageUptodate(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+    }
+
+    /** Makes reads of page {@code index} fail (set-up only). */
+    public ReadWorld failing(long index) {
+        bdev.injectReadError(index);
+        return this;
+    }
+
+    /**
+     * A synchronous {@code read(2)}: one {@code generic_file_read_iter()} with {@code flags}
+     * ({@code 0} or {@code IOCB_NOWAIT}); checks the bytes it got.
+     */
+    public long read(long pos, int len, int flags) {
+        IovIter iter = new IovIter(len);
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        result(Errno.name(ret));
+        return ret;
+    }
+
+    /**
+     * An io_uring-style async buffered read (fs/io_uring.c {@code io_read()}, v5.10, reduced):
+     * each attempt arms the page-unlock callback ({@code IOCB_WAITQ}) and calls
+     * {@code generic_file_read_iter()}; on {@code -EIOCBQUEUED} the task waits for the
+     * callback's task_work and re-issues; a short read is retried from where it stopped, as
+     * "io_uring: internally retry short reads" does. Returns the bytes read, or the error of an
+     * attempt that read nothing.
+     */
+    public long readAsync(String name, long pos, int len) {
+        if ((file.fMode & File.FMODE_BUF_RASYNC) == 0) {
+            /*
+             * io_rw_should_retry(): no FMODE_BUF_RASYNC (the async series is off), so io_uring
+             * punts the read to an io-wq worker, which does a blocking read; the model does that
+             * read in this task.
+             */
+            Kernel.event("no FMODE_BUF_RASYNC: punt to io-wq (blocking read)");
+            return read(pos, len, 0);
+        }
+        AsyncRetry retry = new AsyncRetry(name + ".wpq");
+        IovIter iter = new IovIter(len);
+        long done = 0;
+        long ret;
+        for (;;) {
+            Kiocb kiocb = new Kiocb(file, pos + done, 0);
+            retry.waiter.arm(kiocb);
+            ret = FilemapRead.genericFileReadIter(kiocb, iter);
+            if (ret == -Errno.EIOCBQUEUED) {
+                Kernel.event("read: -EIOCBQUEUED, callback armed");
+                retry.awaitCallback();
+                continue;
+            }
+            if (ret > 0) {
+                done += ret;
+                if (done < len) {
+                    continue;
+                }
+            }
+            break;
+        }
+        long result = done > 0 ? done : ret;
+        Kernel.event("async read(%s, %s) = %s", pos, len, Errno.name(result));
+        if (done > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) done);
+        }
+        result(Errno.name(result) + "/" + retry.retries() + "cb");
+        return result;
+    }
+
+    /** End-of-run checks. */
+    public void check() {
+        bdev.checkAtEnd();
+        bdev.expectCacheMatchesDisk();
+        bdev.mapping().allocator.waitTable().checkInvariants();
+    }
+
+    private void result(String r) {
+        results.computeIfAbsent(Sched.current().name(), k -> new ArrayList<>()).add(r);
+    }
+
+    /** Each task's results, e.g. {@code r0=4096 r01=4096,-EIO}. */
+    public String outcome() {
+        StringBuilder sb = new StringBuilder();
+        results.forEach((task, rs) -> sb.append(sb.length() == 0 ? "" : " ").append(task).append('=')
+                .append(Texts.join(",", rs)));
+        return sb.toString();
+    }
+}

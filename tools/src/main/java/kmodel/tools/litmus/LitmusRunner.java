@@ -83,8 +83,18 @@ public final class LitmusRunner {
         }
     }
 
+    /**
+     * What the search explores: {@link #LKMM}, the approximation; {@link #SC}, sequential
+     * consistency through the same memory (every load reads the coherence-last store, every store
+     * goes last), the reference the equivalence property compares with; {@link #BROKEN_OLDEST_READ}
+     * a deliberately broken model (a load reads only the oldest store it may), for that property's
+     * test to fail on.
+     */
+    public enum Mode { LKMM, SC, BROKEN_OLDEST_READ }
+
     private final Litmus t;
     private final long maxStates;
+    private Mode mode = Mode.LKMM;
     private final Set<String> seen = new HashSet<>();
     private final Map<String, Boolean> executions = new LinkedHashMap<>();
     private final List<Cond.Atom> observed = new ArrayList<>();
@@ -118,7 +128,14 @@ public final class LitmusRunner {
     /** Runs {@code t} with the fences in {@code ablated} made no-ops (a deliberate break). */
     public static Outcome run(Litmus t, long maxStates, Set<kmodel.kernel.lkmm.Fence> ablated)
             throws Budget, LitmusException {
+        return run(t, maxStates, ablated, Mode.LKMM);
+    }
+
+    /** Runs {@code t} in {@code mode}. */
+    public static Outcome run(Litmus t, long maxStates, Set<kmodel.kernel.lkmm.Fence> ablated, Mode mode)
+            throws Budget, LitmusException {
         LitmusRunner r = new LitmusRunner(t, maxStates);
+        r.mode = mode;
         State s = new State(t, new LkmmMemory(ablated));
         r.dfs(s);
         for (boolean pos : r.executions.values()) {
@@ -275,6 +292,22 @@ public final class LitmusRunner {
         }
     }
 
+    /** The stores a load may read in this mode. */
+    private List<Message> restrict(List<Message> ms) {
+        if (ms.isEmpty() || mode == Mode.LKMM) {
+            return ms;
+        }
+        return List.of(mode == Mode.SC ? ms.get(ms.size() - 1) : ms.get(0));
+    }
+
+    /** The places a store may go in this mode. */
+    private List<Double> restrictSlots(List<Double> slots) {
+        if (slots.isEmpty() || mode != Mode.SC) {
+            return slots;
+        }
+        return List.of(slots.get(slots.size() - 1));
+    }
+
     private int loc(State s, int p, Instr i) throws LitmusException {
         long a = i.addr.eval(s.regs[p]);
         if (a < Litmus.PTR || a >= Litmus.PTR + t.locations.size()) {
@@ -314,7 +347,7 @@ public final class LitmusRunner {
         switch (i.kind) {
             case LOAD:
             case ISLOCKED:
-                for (Message m : mem.readable(task, loc, dep)) {
+                for (Message m : restrict(mem.readable(task, loc, dep))) {
                     long v = i.kind == Kind.ISLOCKED ? (m.value != 0 ? 1 : 0) : m.value;
                     State n = new State(s, new Step(s.trace, p, i.text + "  = " + t.show(v) + " (" + from(m) + ")"));
                     n.mem.read(n.task[p], m, i.order);
@@ -331,7 +364,7 @@ public final class LitmusRunner {
                 return moved;
             case STORE: {
                 long v = i.value.eval(s.regs[p]);
-                for (double ts : mem.storeSlots(task, loc)) {
+                for (double ts : restrictSlots(mem.storeSlots(task, loc))) {
                     State n = new State(s, new Step(s.trace, p, i.text));
                     n.mem.write(n.task[p], loc, ts, v, i.order, p, event(n, p));
                     n.pc[p]++;
@@ -341,7 +374,7 @@ public final class LitmusRunner {
                 return moved;
             }
             case LOCK:
-                for (Message m : mem.rmwReadable(task, loc, dep)) {
+                for (Message m : restrict(mem.rmwReadable(task, loc, dep))) {
                     if (m.value != 0) {
                         continue;
                     }
@@ -374,7 +407,7 @@ public final class LitmusRunner {
         boolean moved = false;
         List<Message> atomicReads = mem.rmwReadable(task, loc, dep);
         boolean conditional = i.op == Op.CMPXCHG || i.op == Op.ADD_UNLESS;
-        List<Message> candidates = conditional ? mem.readable(task, loc, dep) : atomicReads;
+        List<Message> candidates = restrict(conditional ? mem.readable(task, loc, dep) : atomicReads);
         for (Message m : candidates) {
             long old = m.value;
             State n;

@@ -448,6 +448,10 @@ final class CheckCommand implements Callable<Integer> {
         if (jobs != null && (jobs < 1 || jobs > 1024)) {
             throw new Kmodel.OneLine(cmd, "--jobs must be between 1 and 1024, got " + jobs);
         }
+        if (json != null && java.nio.file.Files.isDirectory(json)) {
+            // Refused before the run: afterwards its report would already be on stdout.
+            throw new Kmodel.OneLine(cmd, "--json " + json + " is a directory, not a file");
+        }
         if (shard != null && json == null) {
             throw new Kmodel.OneLine(cmd, "--shard needs --json FILE (the shard's results go there; see: kmodel merge)");
         }

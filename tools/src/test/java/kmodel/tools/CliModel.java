@@ -356,6 +356,7 @@ final class CliModel {
             case "xfs_io":
             case "xref":
             case "reproduce": // its simulations do not run (validateOnly), see factory()
+            case "litmus": // litmus tests of a few states; --max-states bounds any other
                 return List.of();
             case "check":
                 switch (f) {
@@ -420,6 +421,8 @@ final class CliModel {
                 return List.of("-c", "pread 0 4k", "foo");
             case "xref":
                 return List.of("wake_page_function");
+            case "litmus":
+                return List.of(LitmusCliTest.suite("SB+mbs.litmus").toString());
             default:
                 return List.of();
         }

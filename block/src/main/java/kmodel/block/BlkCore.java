@@ -24,7 +24,7 @@ import kmodel.kernel.sched.Sched;
  * <ol>
  *   <li>{@code submit_bio()}: accounting (the model's {@link DiskStats}).</li>
  *   <li>{@code submit_bio_checks()}: (a) {@code REQ_NOWAIT} to a queue without
- *       {@code QUEUE_FLAG_NOWAIT} (v5.10: not {@code queue_is_mq()}): {@code BLK_STS_NOTSUPP};
+ *       {@code QUEUE_FLAG_NOWAIT} (v5.10: {@code !blk_queue_nowait(q)}): {@code BLK_STS_NOTSUPP};
  *       (b) beyond the end of the device:
  *       {@code BLK_STS_IOERR}; (c) discard-like ops the device lacks: {@code BLK_STS_NOTSUPP}.
  *       A failed check completes the bio at once, in the submitter's context.</li>
@@ -127,10 +127,9 @@ public final class BlkCore {
 
     /**
      * block/blk-core.c: {@code submit_bio_checks()} (v5.10), for the cases the model has: "For a
-     * REQ_NOWAIT based request, return -EOPNOTSUPP if queue is not a request based queue"
-     * ({@code if ((bio->bi_opf & REQ_NOWAIT) && !queue_is_mq(q)) goto not_supported;}; v5.11's
-     * 021a24460dc2 turned the test into {@code !blk_queue_nowait(q)}, which the model tests: its
-     * {@code QUEUE_FLAG_NOWAIT} stands for {@code queue_is_mq()}, see {@link DiskKind}), then
+     * REQ_NOWAIT based request, return -EOPNOTSUPP if queue does not support NOWAIT"
+     * ({@code if ((bio->bi_opf & REQ_NOWAIT) && !blk_queue_nowait(q)) goto not_supported;}, as
+     * 021a24460dc2 made it in v5.10-rc1; before, {@code !queue_is_mq(q)}; see {@link DiskKind}), then
      * the end-of-device check, then ops the device does not support. On failure the bio is
      * completed here ({@code bio->bi_status = status; bio_endio(bio)}) and false is returned.
      *

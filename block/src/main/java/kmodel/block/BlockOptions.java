@@ -20,6 +20,9 @@ public final class BlockOptions {
      * based way of signaling forced no-wait semantics", used by io_uring) (KERNEL-NOTES A.10).
      * ({@link BlkPlug}). Read through
      * {@link BlkTypes#reqRahead()}.
+     *
+     * <p>Every kernel profile but {@code seed-002} sets n ({@code kmodel.verification.Profiles});
+     * the declared y applies only without a profile (replay tokens from before profiles, tests).
      */
     public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,
             "seed 002 patch 01: REQ_RAHEAD implies REQ_NOWAIT (n: merged v5.9 form, REQ_RAHEAD alone)");
@@ -35,7 +38,7 @@ public final class BlockOptions {
             "tag wait queues per sbitmap_queue, 1, 2, 4 or 8 (kernel: 8); wake_batch = clamp(depth / this, 1, 8)");
 
     /**
-     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared", v6.10), not in
+     * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared", v6.11-rc1), not in
      * v5.10 (default n): {@code sbitmap_deferred_clear()} with nothing in {@code cleared} tells
      * the allocator to retry the word if it has a free bit, instead of giving up on it. Without
      * it a tag waiter can sleep next to a free tag that a concurrent allocator just moved back,
@@ -44,7 +47,7 @@ public final class BlockOptions {
      * {@link SbitmapQueue#sbitmapDeferredClear}.
      */
     public static final KconfigOption SBITMAP_CLEARED_RACE_FIX = KconfigOption.bool("SBITMAP_CLEARED_RACE_FIX", false,
-            "72d04bdcf3f7 (v6.10): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
+            "72d04bdcf3f7 (v6.11-rc1): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
 
     /** Every option of this module. */
     public static KconfigOption[] all() {

@@ -7,7 +7,7 @@ package kmodel.block;
  */
 public enum DiskKind {
     /**
-     * A blk-mq device ({@code queue_is_mq()}, the model's {@code QUEUE_FLAG_NOWAIT} set): a
+     * A blk-mq device ({@code QUEUE_FLAG_NOWAIT} set, as every blk-mq queue has it in v5.10): a
      * {@code REQ_NOWAIT} bio that finds no free tag fails with {@code BLK_STS_AGAIN} in the
      * submitter's context ({@code bio_wouldblock_error()} in {@code blk_mq_submit_bio()}); any
      * other bio sleeps for a tag. Every model device before issue 9 was of this kind.
@@ -15,7 +15,8 @@ public enum DiskKind {
     NOWAIT,
     /**
      * A device that does not support {@code REQ_NOWAIT} ({@code QUEUE_FLAG_NOWAIT} clear): in
-     * v5.10 a bio-based queue ({@code !queue_is_mq(q)}, device mapper or md), whose
+     * v5.10 a bio-based queue whose driver does not set the flag (device mapper tables other than
+     * dm-linear, md: {@code !blk_queue_nowait(q)}), whose
      * {@code submit_bio_checks()} fails every {@code REQ_NOWAIT} bio with
      * {@code BLK_STS_NOTSUPP} ({@code -EOPNOTSUPP}) at submission, in the submitter's context.
      * Bios without {@code REQ_NOWAIT} are served as on {@link #NOWAIT}.

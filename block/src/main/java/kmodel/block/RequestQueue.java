@@ -14,13 +14,12 @@ import kmodel.kernel.atomic.FlagsWord;
  */
 public final class RequestQueue {
     /**
-     * include/linux/blkdev.h: {@code QUEUE_FLAG_NOWAIT} (021a24460dc2, v5.11: "device supports
-     * NOWAIT"). v5.10 has no such flag: its {@code submit_bio_checks()} fails a
-     * {@code REQ_NOWAIT} bio with {@code BLK_STS_NOTSUPP} when {@code !queue_is_mq(q)}, i.e. on a
-     * bio-based queue (device mapper, md, ...). The model's flag stands for that test: set, the
-     * queue is a blk-mq queue ({@code queue_is_mq()}); clear, it answers {@code REQ_NOWAIT} as a
-     * v5.10 bio-based queue does (the model still serves its other bios through blk-mq). See
-     * {@link DiskKind}.
+     * include/linux/blkdev.h: {@code QUEUE_FLAG_NOWAIT} (v5.10). "device supports NOWAIT", added by
+     * 021a24460dc2 (v5.10-rc1). v5.10's {@code submit_bio_checks()} fails a {@code REQ_NOWAIT} bio with
+     * {@code BLK_STS_NOTSUPP} when {@code !blk_queue_nowait(q)}; blk-mq queues have the flag, a
+     * bio-based queue (device mapper, md, ...) only if its driver sets it. Set, the queue is a
+     * blk-mq queue; clear, it answers {@code REQ_NOWAIT} as a bio-based queue without the flag
+     * does (the model still serves its other bios through blk-mq). See {@link DiskKind}.
      */
     public static final int QUEUE_FLAG_NOWAIT = 29;
     /** include/linux/blkdev.h: {@code BLK_DEF_MAX_SECTORS}. */

@@ -305,7 +305,7 @@ public final class SbitmapQueue {
      * {@code word} ({@code cmpxchg()} loop). True if any were moved: the caller tries the word
      * again; false, it gives up on the word.
      *
-     * <p>v5.10 races here (fixed in v6.10 by 72d04bdcf3f7, "sbitmap: fix io hung due to race on
+     * <p>v5.10 races here (fixed in v6.11-rc1 by 72d04bdcf3f7, "sbitmap: fix io hung due to race on
      * sbitmap_word::cleared"): allocator A finds the word full, allocator B moves the cleared
      * bits back, then A finds {@code cleared} empty and gives up on a word with free bits; a tag
      * waiter that gives up so sleeps, and with {@code wake_batch > 1} the frees still to come may
@@ -320,7 +320,7 @@ public final class SbitmapQueue {
         if (Bitops.readWord(w.cleared) == 0) {
             if (Kernel.config().enabled(BlockOptions.SBITMAP_CLEARED_RACE_FIX)) {
                 /*
-                 * 72d04bdcf3f7 (v6.10): another allocator may have moved the cleared bits back
+                 * 72d04bdcf3f7 (v6.11-rc1): another allocator may have moved the cleared bits back
                  * since this one found the word full: retry if the word has a free bit now.
                  */
                 long wordMask = w.depth == 64 ? ~0L : (1L << w.depth) - 1;

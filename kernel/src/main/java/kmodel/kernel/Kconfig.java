@@ -14,17 +14,24 @@ import java.util.TreeSet;
  *
  * <p>Model code reads it through {@code Kernel.config()}: {@code config.enabled(OPTION)},
  * {@code config.value(OPTION)} and {@code config.bug("id")}.
+ *
+ * <p>A configuration may rest on a {@link KernelProfile} ({@code --kernel NAME}): an option not
+ * set explicitly then takes the profile's value, and the profile's bugs are switched in. Without
+ * one (replay tokens from before profiles, and the tests) the options' declared defaults apply.
  */
 public final class Kconfig {
-    private static final Kconfig DEFAULTS = new Kconfig(new TreeMap<>(), new TreeSet<>());
+    private static final Kconfig DEFAULTS = new Kconfig(new TreeMap<>(), new TreeSet<>(), null);
 
     /** Options set explicitly, by name (sorted: the canonical form is stable). */
     private final TreeMap<String, Long> values;
     private final TreeSet<String> bugs;
+    /** The kernel profile under the explicit settings, or null (the options' declared defaults). */
+    private final KernelProfile profile;
 
-    private Kconfig(TreeMap<String, Long> values, TreeSet<String> bugs) {
+    private Kconfig(TreeMap<String, Long> values, TreeSet<String> bugs, KernelProfile profile) {
         this.values = values;
         this.bugs = bugs;
+        this.profile = profile;
     }
 
     /** Every seed patch applied, no bug. */
@@ -32,10 +39,13 @@ public final class Kconfig {
         return DEFAULTS;
     }
 
-    /** The value of an option (its default unless set). */
+    /** The value of an option: as set, else the profile's, else its declared default. */
     public long value(KconfigOption option) {
         Long v = values.get(option.name());
-        return v != null ? v : option.defaultValue();
+        if (v != null) {
+            return v;
+        }
+        return profile != null ? profile.value(option) : option.defaultValue();
     }
 
     /** A bool option's value. */
@@ -43,12 +53,22 @@ public final class Kconfig {
         return value(option) != 0;
     }
 
-    /** Whether catalog bug {@code id} is switched back in. */
+    /** Whether catalog bug {@code id} is switched back in (explicitly or by the profile). */
     public boolean bug(String id) {
-        return !bugs.isEmpty() && bugs.contains(id);
+        return (!bugs.isEmpty() && bugs.contains(id)) || (profile != null && profile.bugs().contains(id));
     }
 
-    /** The catalog bugs switched in, sorted. */
+    /** The kernel profile this configuration rests on, or null (the options' declared defaults). */
+    public KernelProfile profile() {
+        return profile;
+    }
+
+    /** A copy resting on {@code p} (null: on the options' declared defaults), explicit settings kept. */
+    public Kconfig withProfile(KernelProfile p) {
+        return new Kconfig(values, bugs, p);
+    }
+
+    /** The catalog bugs switched in explicitly ({@code --bug}), sorted; not the profile's. */
     public List<String> bugs() {
         return Collections.unmodifiableList(new ArrayList<>(bugs));
     }
@@ -65,19 +85,21 @@ public final class Kconfig {
     public Kconfig with(KconfigOption option, long value) {
         TreeMap<String, Long> v = new TreeMap<>(values);
         v.put(option.name(), value);
-        return new Kconfig(v, bugs);
+        return new Kconfig(v, bugs, profile);
     }
 
     /**
      * This configuration with {@code top}'s explicit settings and bugs laid over it: how a
-     * scenario's own settings (a small wait table, say) combine with the command line's.
+     * scenario's own settings (a small wait table, say) combine with the command line's. The
+     * profile is {@code top}'s if it has one: a scenario's explicit settings stay above the
+     * command line's profile, and the command line's explicit settings above both.
      */
     public Kconfig overlay(Kconfig top) {
         TreeMap<String, Long> v = new TreeMap<>(values);
         v.putAll(top.values);
         TreeSet<String> b = new TreeSet<>(bugs);
         b.addAll(top.bugs);
-        return new Kconfig(v, b);
+        return new Kconfig(v, b, top.profile != null ? top.profile : profile);
     }
 
     /** A copy with a bool option set. */
@@ -89,12 +111,19 @@ public final class Kconfig {
     public Kconfig withBug(String id) {
         TreeSet<String> b = new TreeSet<>(bugs);
         b.add(id);
-        return new Kconfig(values, b);
+        return new Kconfig(values, b, profile);
     }
 
-    /** Canonical text, e.g. {@code PAGE_WAIT_TABLE_SIZE=2,bug=x}; empty for the defaults. */
+    /**
+     * Canonical text, e.g. {@code kernel=v5.10.y,PAGE_WAIT_TABLE_SIZE=2,bug=x}: the profile first
+     * (none before profiles existed, so old replay tokens read as they did), then the explicit
+     * settings; empty for the declared defaults.
+     */
     public String canonical() {
         StringBuilder sb = new StringBuilder();
+        if (profile != null) {
+            sb.append("kernel=").append(profile.name());
+        }
         for (Map.Entry<String, Long> e : values.entrySet()) {
             if (sb.length() > 0) {
                 sb.append(',');
@@ -117,17 +146,18 @@ public final class Kconfig {
         for (String id : bugIds) {
             b.add(id);
         }
-        return new Kconfig(v, b);
+        return new Kconfig(v, b, null);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Kconfig && ((Kconfig) o).values.equals(values) && ((Kconfig) o).bugs.equals(bugs);
+        return o instanceof Kconfig && ((Kconfig) o).values.equals(values) && ((Kconfig) o).bugs.equals(bugs)
+                && java.util.Objects.equals(((Kconfig) o).profile, profile);
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode() * 31 + bugs.hashCode();
+        return (values.hashCode() * 31 + bugs.hashCode()) * 31 + java.util.Objects.hashCode(profile);
     }
 
     @Override

@@ -374,7 +374,7 @@ public final class Filemap {
 
     /**
      * mm/page-writeback.c: {@code wait_on_page_writeback()} as c2407cf7d22d ("mm: make
-     * wait_on_page_writeback() wait for multiple pending writebacks", v5.11-rc5, Cc: stable) has
+     * wait_on_page_writeback() wait for multiple pending writebacks", v5.11-rc3, Cc: stable; 5.10.7) has
      * it: loop while PG_writeback is set. A wake-up can come from the end of an earlier writeback
      * whose {@code end_page_writeback()} cleared the bit, was delayed, and woke only after a new
      * writeback of the page had started; v5.10.0's single {@code if} then returned with the page

@@ -125,7 +125,7 @@ public final class FilemapBugs {
 
     /**
      * Undoes c2407cf7d22d ("mm: make wait_on_page_writeback() wait for multiple pending
-     * writebacks", Linus Torvalds, v5.11-rc5, Cc: stable; Fixes: 2a9127fcf229): v5.10.0's
+     * writebacks", Linus Torvalds, v5.11-rc3, Cc: stable, in 5.10.7; Fixes: 2a9127fcf229): v5.10.0's
      * {@code wait_on_page_writeback()} with a single {@code if}. The end of an earlier writeback
      * ({@code end_page_writeback()}: PG_writeback cleared, the wake-up delayed) wakes a waiter for
      * a later writeback of the same page, which v5.8's wake-up logic no longer re-checks: the

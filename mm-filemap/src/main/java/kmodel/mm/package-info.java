@@ -68,7 +68,7 @@
  *       {@link kmodel.mm.AddressSpace#ioPages}.</li>
  *   <li>{@code file->f_ra} is updated without scheduling points: the kernel tolerates racy
  *       updates of this heuristic and the model hides those benign races.</li>
- *   <li>{@code wait_on_page_writeback()} loops, as c2407cf7d22d (v5.11-rc5, marked for stable)
+ *   <li>{@code wait_on_page_writeback()} loops, as c2407cf7d22d (v5.11-rc3; in 5.10.7)
  *       made it; v5.10.0's single {@code if} is the catalog bug {@code wait-on-page-writeback-once}
  *       (the write path's {@code fsync-redirty} shows why).</li>
  * </ul>

@@ -99,6 +99,11 @@ final class CheckCommand implements Callable<Integer> {
             description = "Set a Kconfig option (repeatable; see: kmodel options).")
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = kmodel.verification.Profiles.DEFAULT,
+            description = "Kernel profile: every option as that kernel had it, and its known bugs "
+                    + "(default: ${DEFAULT-VALUE}; see: kmodel options). --set and --bug apply over it.")
+    String kernel;
+
     @Option(names = "--strategy", paramLabel = "exhaustive|pct|random", defaultValue = "exhaustive",
             converter = StrategyConverter.class,
             description = "Exploration strategy (default: ${DEFAULT-VALUE}).")
@@ -222,7 +227,7 @@ final class CheckCommand implements Callable<Integer> {
         Kconfig config;
         List<Scenario<?>> selected = new ArrayList<>();
         try {
-            config = KconfigTable.build(sets, bugs);
+            config = KconfigTable.build(kernel, sets, bugs);
             if (scenarios.isEmpty()) {
                 selected.addAll(ScenarioRegistry.standard().all());
             } else {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import kmodel.tools.xref.Elixir;
 import kmodel.tools.xref.KernelIndex;
 import kmodel.tools.xref.KernelSource;
 import kmodel.tools.xref.ProvenanceException;
@@ -27,8 +28,10 @@ import picocli.CommandLine.Spec;
  * definition that mirrors it; a Java name ({@code kmodel.mm.Filemap#wakePageFunction},
  * {@code Filemap#wakePageFunction}, {@code Filemap}) prints what it mirrors. Each definition is
  * three lines or so: the Java name and its source file:line (relative to the repository root),
- * the kernel file(s), symbol(s) and version it mirrors, and with {@code --kernel DIR} the kernel
- * definition's file:line in that tree. {@code --index} prints docs/KERNEL-INDEX.md.
+ * the kernel file(s), symbol(s) and version it mirrors, its Elixir reference ({@link Elixir}: the
+ * identifier's page at the entry's version), and with {@code --kernel DIR} the kernel definition's
+ * file:line in that tree and its {@code https://elixir.bootlin.com/linux/<version>/source/<file>#L<line>}
+ * (the version the tree's Makefile gives). {@code --index} prints docs/KERNEL-INDEX.md.
  *
  * <p>The index is read from the model's sources when the command runs ({@link KernelIndex}: the
  * jar runs from the repository, so the sources are there and the line numbers are current).
@@ -118,9 +121,17 @@ final class XrefCommand implements Callable<Integer> {
         }
         List<String> lines = new ArrayList<>();
         String key = XrefEntry.key(query);
+        String treeVersion = tree == null ? null : Elixir.treeVersion(tree);
         for (XrefEntry e : found) {
             lines.add(e.javaName() + "  " + e.sourceFile() + ":" + e.line());
             lines.add("    " + (e.mutation() ? "mutates " : "mirrors ") + e.mirrors());
+            if (tree == null) {
+                for (String ref : Elixir.references(e)) {
+                    if (!byKernel.contains(e) || e.symbols().isEmpty() || ref.endsWith("/ident/" + key)) {
+                        lines.add("    elixir  " + ref);
+                    }
+                }
+            }
             if (tree != null) {
                 boolean onlyQueried = byKernel.contains(e);
                 for (String file : e.kernelFiles()) {
@@ -137,6 +148,7 @@ final class XrefCommand implements Callable<Integer> {
                     }
                     if (symbols.isEmpty()) {
                         lines.add("    kernel  " + f);
+                        lines.add("    elixir  " + Elixir.source(treeVersion != null ? treeVersion : Elixir.version(e), file, 0));
                     }
                     for (String s : symbols) {
                         int at;
@@ -147,6 +159,9 @@ final class XrefCommand implements Callable<Integer> {
                         }
                         lines.add(at > 0 ? "    kernel  " + f + ":" + at
                                 : "    kernel  " + f + " (no definition of " + s + " found by pattern)");
+                        lines.add("    elixir  " + (at > 0
+                                ? Elixir.source(treeVersion != null ? treeVersion : Elixir.version(e), file, at)
+                                : Elixir.ident(Elixir.version(e), s)));
                     }
                 }
             }

@@ -137,7 +137,7 @@ class KmodelCliTest {
         assertTrue(r.outLines().get(1).startsWith("PASS async-page-lock ") && r.outLines().get(1).contains(
                 "preemption bound 3 (DPOR); unbounded search not finished in 20,000 executions"), r::toString);
         Run plain = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "2", "--reduction", "none");
-        assertTrue(plain.outLines().get(0).endsWith("exhaustive, preemption bound 2"), plain::toString);
+        assertTrue(plain.outLines().get(0).endsWith("exhaustive, preemption bound 2 [kernel=v5.10.y]"), plain::toString);
         Run reduced = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "2");
         assertTrue(reduced.outLines().get(0).contains("exhaustive, preemption bound 2 (DPOR)"), reduced::toString);
     }
@@ -161,7 +161,7 @@ class KmodelCliTest {
         Run replay = kmodel("replay", tokenOf(check));
         assertEquals(1, replay.code, replay::toString);
         List<String> l = replay.outLines();
-        assertTrue(l.get(0).startsWith("scenario textbook-waitqueue, config [bug=textbook-check-then-sleep]"),
+        assertTrue(l.get(0).startsWith("scenario textbook-waitqueue, config [kernel=v5.10.y,bug=textbook-check-then-sleep]"),
                 replay::toString);
         assertEquals(checkDiagram(check), l.subList(1, l.size() - 1));
         assertTrue(l.get(l.size() - 1).startsWith("missed-wakeup: "), replay::toString);
@@ -224,7 +224,7 @@ class KmodelCliTest {
         assertEquals(4, r.code, r::toString);
         List<String> l = r.outLines();
         assertTrue(l.get(0).startsWith("INCOMPLETE textbook-waitqueue  10 executions, "), r::toString);
-        assertTrue(l.get(0).endsWith("(budget reached, not exhaustive)"), r::toString);
+        assertTrue(l.get(0).endsWith("(budget reached, not exhaustive) [kernel=v5.10.y]"), r::toString);
         assertEquals("1 scenario: 0 passed, 0 failed, 1 incomplete; 10 executions", l.get(1), r::toString);
         assertTrue(l.get(2).startsWith("time: "), r::toString);
         assertEquals("", r.err);

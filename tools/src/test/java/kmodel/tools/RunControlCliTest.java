@@ -80,9 +80,9 @@ class RunControlCliTest {
         assertEquals(Kmodel.EXIT_INCONCLUSIVE, r.code, r::toString);
         List<String> lines = r.outLines();
         assertTrue(lines.get(0).matches("INCOMPLETE textbook-waitqueue  [1-9]\\d* executions, \\d+ outcomes?, exhaustive, "
-                + "preemption bound \\d \\(DPOR\\) \\(time budget reached, not exhaustive; .*\\)"), lines.get(0));
+                + "preemption bound \\d \\(DPOR\\) \\(time budget reached, not exhaustive; .*\\) \\[kernel=v5\\.10\\.y\\]"), lines.get(0));
         assertEquals("INCOMPLETE textbook-refcount  0 executions, 0 outcomes, exhaustive, preemption bound 0 (DPOR) "
-                + "(time budget reached, not exhaustive)", lines.get(1));
+                + "(time budget reached, not exhaustive) [kernel=v5.10.y]", lines.get(1));
         assertTrue(lines.get(2).startsWith("2 scenarios: 0 passed, 0 failed, 2 incomplete; "), lines.get(2));
         assertEquals("", r.err);
     }

@@ -60,7 +60,9 @@ class XrefCliTest {
             assertTrue(r.out.matches("(?s)kmodel\\.mm\\.Filemap#wakePageFunction  "
                     + "mm-filemap/src/main/java/kmodel/mm/Filemap\\.java:\\d+\n"
                     + "    mirrors mm/filemap\\.c: wake_page_function\\(\\) \\(v5\\.10\\)\n"
-                    + "kmodel\\.mm\\.Filemap#wakePageFunctionV57  .*\\(v4\\.14 to v5\\.7\\)\n"), r.out);
+                    + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.10/C/ident/wake_page_function\n"
+                    + "kmodel\\.mm\\.Filemap#wakePageFunctionV57  .*\\(v4\\.14 to v5\\.7\\)\n"
+                    + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.7/C/ident/wake_page_function\n"), r.out);
         }
     }
 
@@ -95,7 +97,8 @@ class XrefCliTest {
             CliRun r = xref(name);
             assertEquals(0, r.code, r::toString);
             assertTrue(r.out.matches("kmodel\\.mm\\.Filemap#wakePageFunction  .*Filemap\\.java:\\d+\n"
-                    + "    mirrors mm/filemap\\.c: wake_page_function\\(\\) \\(v5\\.10\\)\n"), r.out);
+                    + "    mirrors mm/filemap\\.c: wake_page_function\\(\\) \\(v5\\.10\\)\n"
+                    + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.10/C/ident/wake_page_function\n"), r.out);
         }
         CliRun cls = xref("Filemap");
         assertTrue(cls.out.startsWith("kmodel.mm.Filemap  mm-filemap/src/main/java/kmodel/mm/Filemap.java:"), cls.out);
@@ -154,11 +157,21 @@ class XrefCliTest {
         assertEquals(0, r.code, r::toString);
         List<String> lines = r.out.lines().toList();
         assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(2), r.out);
-        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(5), r.out);
+        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.10/source/mm/filemap.c#L5", lines.get(3), r.out);
+        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(6), r.out);
+        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.7/source/mm/filemap.c#L5", lines.get(7), r.out);
         CliRun flag = xref("PG_locked", "--kernel", tree.toString());
-        assertTrue(flag.out.endsWith("    kernel  " + tree.resolve("include/linux/page-flags.h") + ":2\n"), flag.out);
+        assertTrue(flag.out.endsWith("    kernel  " + tree.resolve("include/linux/page-flags.h") + ":2\n"
+                + "    elixir  https://elixir.bootlin.com/linux/v5.10/source/include/linux/page-flags.h#L2\n"), flag.out);
         CliRun reverse = xref("--kernel", tree.toString(), "Filemap#unlockPage");
-        assertTrue(reverse.out.endsWith("    kernel  " + tree.resolve("mm/filemap.c") + ":10\n"), reverse.out);
+        assertTrue(reverse.out.endsWith("    kernel  " + tree.resolve("mm/filemap.c") + ":10\n"
+                + "    elixir  https://elixir.bootlin.com/linux/v5.10/source/mm/filemap.c#L10\n"), reverse.out);
+        // A tree that says its version: the reference is to that version, whose lines these are.
+        Files.writeString(tree.resolve("Makefile"), "# SPDX-License-Identifier: GPL-2.0\nVERSION = 5\nPATCHLEVEL = 10\n"
+                + "SUBLEVEL = 13\nEXTRAVERSION =\nNAME = Kleptomaniac Octopus\n");
+        CliRun versioned = xref("--kernel", tree.toString(), "Filemap#unlockPage");
+        assertTrue(versioned.out.endsWith("    elixir  https://elixir.bootlin.com/linux/v5.10.13/source/mm/filemap.c#L10\n"),
+                versioned.out);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.TreeMap;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
+import kmodel.kernel.KernelProfile;
 import kmodel.kernel.KernelOptions;
 import kmodel.block.BlockOptions;
 import kmodel.fs.btrfs.BtrfsOptions;
@@ -52,7 +53,19 @@ public final class KconfigTable {
      *     value, a malformed assignment or an unknown bug id
      */
     public static Kconfig build(List<String> sets, List<String> bugIds) {
-        Kconfig c = Kconfig.defaults();
+        return build(null, sets, bugIds);
+    }
+
+    /**
+     * {@link #build(List, List)} on kernel profile {@code kernel} ({@code --kernel NAME}; null: no
+     * profile, the options' declared defaults): the profile's values and bugs, with the bugs'
+     * implied settings and the {@code --set} assignments over them.
+     *
+     * @throws IllegalArgumentException with a one-line message on an unknown profile, and as
+     *     {@link #build(List, List)}
+     */
+    public static Kconfig build(String kernel, List<String> sets, List<String> bugIds) {
+        Kconfig c = kernel == null ? Kconfig.defaults() : Kconfig.defaults().withProfile(Profiles.get(kernel));
         for (String id : bugIds) {
             CatalogBug bug = BugCatalog.find(id);
             if (bug == null) {
@@ -76,14 +89,26 @@ public final class KconfigTable {
     }
 
     /**
-     * Parses {@code Kconfig.canonical()} text back (replay tokens): every option known and in
-     * range, every bug in the catalog, and the text exactly the canonical form of the result.
+     * Parses {@code Kconfig.canonical()} text back (replay tokens): the profile known (a token
+     * without {@code kernel=}, as every token before profiles, has none: the declared defaults, as
+     * it had), every option known and in range, every bug in the catalog, and the text exactly the
+     * canonical form of the result.
      */
     public static Kconfig parseCanonical(String text) {
         List<String> bugs = new ArrayList<>();
         TreeMap<String, Long> values = new TreeMap<>();
+        KernelProfile profile = null;
         if (!text.isEmpty()) {
             for (String part : text.split(",")) {
+                if (part.startsWith("kernel=")) {
+                    // Written first, once, by Kconfig.canonical(); the check below refuses any other place.
+                    profile = Profiles.find(part.substring("kernel=".length()));
+                    if (profile == null) {
+                        throw new IllegalArgumentException("replay token names unknown kernel profile '"
+                                + part.substring("kernel=".length()) + "' (known: " + Profiles.names() + ")");
+                    }
+                    continue;
+                }
                 if (part.startsWith("bug=")) {
                     String id = part.substring(4);
                     if (BugCatalog.find(id) == null) {
@@ -109,7 +134,7 @@ public final class KconfigTable {
                 values.put(o.name(), v);
             }
         }
-        Kconfig c = Kconfig.of(values, bugs);
+        Kconfig c = Kconfig.of(values, bugs).withProfile(profile);
         // Tokens are written from Kconfig.canonical(): any other spelling (a repeated or
         // unsorted entry, a CONFIG_ prefix, a leading zero) did not come from kmodel.
         if (!c.canonical().equals(text)) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The tag waiters of lib/sbitmap.c (v5.10) with {@code wake_batch = 2} (one wait queue, depth 2):
  * the finding {@code finding-sbitmap-cleared-race} strands a waiter on v5.10's
- * {@code sbitmap_deferred_clear()} (the race 72d04bdcf3f7 fixed in v6.10), and
+ * {@code sbitmap_deferred_clear()} (the race 72d04bdcf3f7 fixed in v6.11-rc1), and
  * {@code tag-waiters-batch}, the same world with that fix, strands nobody. Strength: exhaustive
  * with DPOR within the preemption bound named (the worlds are too large for the default bound 3).
  */

@@ -496,7 +496,9 @@ public final class KernelIndex {
             for (String f : e.kernelFiles()) {
                 for (String s : symbols) {
                     String version = e.version() + (e.mutation() ? (e.version().isEmpty() ? "" : ", ") + "a mutation" : "");
-                    rows.add(new String[] {f, s, version, e.javaName(), e.sourceFile()});
+                    String v = Elixir.version(e);
+                    rows.add(new String[] {f, s, version, e.javaName(), e.sourceFile(),
+                        "[" + v + "](" + (s.isEmpty() ? Elixir.source(v, f, 0) : Elixir.ident(v, s)) + ")"});
                 }
             }
         }
@@ -522,14 +524,18 @@ public final class KernelIndex {
         sb.append("There are no line numbers here, so that an edit above a definition does not make the index "
                 + "stale: `./kmodel xref NAME` prints the model's file:line for a kernel name (or the kernel names "
                 + "for `Class#member`), and with `--kernel DIR` the kernel definition's file:line as well.\n\n");
-        sb.append("| Kernel file | Symbol | Version | Model | Source |\n");
-        sb.append("|---|---|---|---|---|\n");
+        sb.append("The Elixir column links each symbol's page on elixir.bootlin.com (its definition, with file and "
+                + "line) at the entry's version: the one its line names (the newest of a range), else the default "
+                + "kernel profile's release; `./kmodel xref --kernel DIR NAME` prints the "
+                + "`https://elixir.bootlin.com/linux/<version>/source/<file>#L<line>` reference itself.\n\n");
+        sb.append("| Kernel file | Symbol | Version | Model | Source | Elixir |\n");
+        sb.append("|---|---|---|---|---|---|\n");
         for (String[] r : rows) {
             sb.append("| ").append(cell(r[0])).append(" | ")
                     .append(r[1].isEmpty() ? "(the file)" : "`" + cell(r[1]) + "`").append(" | ")
                     .append(cell(r[2])).append(" | `").append(cell(r[3])).append("` | [")
                     .append(cell(r[4].substring(r[4].lastIndexOf('/') + 1))).append("](../").append(r[4])
-                    .append(") |\n");
+                    .append(") | ").append(cell(r[5])).append(" |\n");
         }
         return sb.toString();
     }

@@ -91,7 +91,7 @@ public final class BugCatalog {
                 "wait-lock0 sleeps in TASK_UNINTERRUPTIBLE waiting on wait-lock0.wait_page for P0 bit 0",
                 "a walk for one bit clears PG_waiters while a waiter for another bit of the page is queued"));
         b.add(bug(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE,
-                "undoes c2407cf7d22d (\"mm: make wait_on_page_writeback() wait for multiple pending writebacks\"), v5.11-rc5",
+                "undoes c2407cf7d22d (\"mm: make wait_on_page_writeback() wait for multiple pending writebacks\"), v5.11-rc3 (5.10.7)",
                 "fsync-redirty", ViolationKind.DATA_CORRUPTION, "older than the v2 it had to write",
                 "a wake-up left over from an earlier writeback ends the wait for the next one"));
         b.add(bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE,

@@ -164,7 +164,7 @@ public final class BlockScenarios {
      * world on v5.10's {@code sbitmap_deferred_clear()}. One waiter reads the word full, the other
      * moves the cleared bits back, the first finds {@code cleared} empty and sleeps beside a free
      * tag; one batch of two frees woke only the other, and the last free leaves
-     * {@code wait_cnt} at 1: {@code missed-wakeup}. The race fixed upstream in v6.10 by
+     * {@code wait_cnt} at 1: {@code missed-wakeup}. The race fixed upstream in v6.11-rc1 by
      * 72d04bdcf3f7 ("sbitmap: fix io hung due to race on sbitmap_word::cleared").
      */
     static Scenario<TagWorld> findingSbitmapClearedRace() {

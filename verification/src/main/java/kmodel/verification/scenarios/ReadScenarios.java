@@ -1,5 +1,6 @@
 package kmodel.verification.scenarios;
 
+import kmodel.block.BlockOptions;
 import kmodel.mm.Kiocb;
 import kmodel.mm.Page;
 import kmodel.sim.world.ReadWorld;
@@ -177,10 +178,17 @@ public final class ReadScenarios {
      * and returns {@code -EAGAIN} (seed 002 patch 02); a synchronous reader of the same pages races
      * with the read-ahead, whose bios are {@code REQ_RAHEAD} (and, with patch 01,
      * {@code REQ_NOWAIT}: with one request tag they may fail with {@code BLK_STS_AGAIN}).
+     *
+     * <p>The world is seed 002's form and says so: it sets {@code REQ_RAHEAD_NOWAIT=y} (patch 01)
+     * over any kernel profile. In the merged form (v5.9, v5.10: {@code --set REQ_RAHEAD_NOWAIT=n})
+     * the IOCB_NOWAIT read's read-ahead bio sleeps for the tag the racing reader holds
+     * ({@code blocked-in-nowait}; {@code NonBlockingReadModelCheck}, and the v5.10 path of
+     * docs/findings/waitq-readpage-sleeps-on-tag.md).
      */
     static Scenario<ReadWorld> nowaitReadahead() {
         return Scenario.<ReadWorld>named("nowait-readahead",
                 "an IOCB_NOWAIT read triggers read-ahead and returns -EAGAIN while a read(2) races it (1 tag)")
+                .set(BlockOptions.REQ_RAHEAD_NOWAIT, 1)
                 .setup(() -> new ReadWorld(2, 1, 2))
                 .task("nowait", w -> w.read(0, PAGE, Kiocb.IOCB_NOWAIT))
                 .task("sync", w -> w.read(0, 2 * PAGE, 0))

@@ -446,7 +446,8 @@ final class CliModel {
         }
         for (String w : caseWords) {
             String v = w.startsWith(in.name + "=") ? w.substring(in.name.length() + 1) : w;
-            if (v.matches("[0-9]{1,18}") && Long.parseLong(v) > cap) {
+            // any run of digits: 19 digits (still a long) or more is above every cap, too
+            if (v.matches("[0-9]+") && (v.length() > 18 || Long.parseLong(v) > cap)) {
                 return true;
             }
         }

@@ -130,6 +130,7 @@ final class CliModel {
                 scratch = Files.createTempDirectory("kmodel-cli-fuzz");
                 scratch.toFile().deleteOnExit();
                 Files.write(scratch.resolve("job.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
+                Files.copy(Path.of(LitmusCliTest.suite("SB+mbs.litmus").toString()), scratch.resolve("sb.litmus"));
                 // merge-I.json: the shards a valid merge reads, under names no fuzzed value writes
                 for (int i = 0; i < 2; i++) {
                     CliRun r = CliRun.kmodel("check", "--scenario", "textbook-waitqueue", "--bug",
@@ -210,6 +211,9 @@ final class CliModel {
         }
         if (in.command.equals("xfs_io") && label.equals("FILE")) {
             return List.of("foo", "/mnt/btrfs/foo", "");
+        }
+        if (in.command.equals("litmus") && label.equals("FILE")) {
+            return List.of("sb.litmus", "absent.litmus", "job.fio");
         }
         if (isPath(in)) {
             return FILE_NAMES;

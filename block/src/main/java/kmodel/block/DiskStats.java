@@ -2,6 +2,7 @@ package kmodel.block;
 
 import java.util.Map;
 import java.util.TreeMap;
+import kmodel.kernel.sched.AuditExempt;
 
 /**
  * I/O counters of one disk, for the performance simulation and for tests that check merging. Not
@@ -12,6 +13,7 @@ import java.util.TreeMap;
  * runtime the counts are approximate. They are never read by model code, so they add no
  * scheduling points and cannot change what the checker explores.
  */
+@AuditExempt("counters only incremented by steps and read at the end of a run or by the simulation's report")
 public final class DiskStats {
     /** Bios passed to {@code submit_bio()} (before any split). */
     public long biosSubmitted;

@@ -50,7 +50,12 @@ public final class ModelCheck {
         /** PCT with depth d. */
         PCT,
         /** Seeded random. */
-        RANDOM
+        RANDOM,
+        /**
+         * The portfolio of the command line's default ({@link Portfolio}): the unbounded reduced
+         * search, then bounded DPOR, delay bounding and PCT sharing the execution budget.
+         */
+        AUTO
     }
 
     /** Default preemption bound. */
@@ -129,6 +134,11 @@ public final class ModelCheck {
     /** A check of {@code kind}. */
     public static ModelCheck of(CheckTarget scenario, Kind kind) {
         return new ModelCheck(scenario, kind);
+    }
+
+    /** The portfolio default ({@link Portfolio}, {@link Kind#AUTO}). */
+    public static ModelCheck portfolio(CheckTarget scenario) {
+        return new ModelCheck(scenario, Kind.AUTO);
     }
 
     /**
@@ -304,6 +314,9 @@ public final class ModelCheck {
 
     /** Runs the check on a runtime thread (a virtual thread on JDK 21+), or on the jobs of {@link #pool}. */
     public CheckResult run() {
+        if (kind == Kind.AUTO) {
+            return new Portfolio(this).run();
+        }
         if (pool == null && jobs == 0) {
             return DeterministicRuntime.callOnRuntimeThread(this::explore);
         }
@@ -330,6 +343,84 @@ public final class ModelCheck {
             return splitExplorer().run(p);
         }
         return CheckPool.join(p.submit(this::exploreOn));
+    }
+
+    // ---------------------------------------------------------------- for Portfolio
+
+    /** A copy of this check's settings as a check of {@code k} (a part of the portfolio). */
+    ModelCheck part(Kind k) {
+        ModelCheck c = new ModelCheck(scenario, k);
+        c.preemptions = preemptions;
+        c.seed = seed;
+        c.executions = executions;
+        c.depth = depth;
+        c.steps = steps;
+        c.config = config;
+        c.verbose = verbose;
+        c.reduction = reduction;
+        c.minimiseBudget = minimiseBudget;
+        c.pool = pool;
+        c.jobs = jobs;
+        c.unitTarget = unitTarget;
+        c.ticker = ticker;
+        return c;
+    }
+
+    CheckTarget scenario() {
+        return scenario;
+    }
+
+    /** The effective configuration: the scenario's settings with this check's laid over them. */
+    Kconfig effectiveConfig() {
+        return scenario.settings().overlay(this.config);
+    }
+
+    long budgetOr(long dflt) {
+        return executions > 0 ? executions : dflt;
+    }
+
+    long seed() {
+        return seed;
+    }
+
+    long steps() {
+        return steps;
+    }
+
+    boolean verbose() {
+        return verbose;
+    }
+
+    int minimiseBudget() {
+        return minimiseBudget;
+    }
+
+    int preemptionsSetting() {
+        return preemptions;
+    }
+
+    CheckPool poolOrNull() {
+        return pool;
+    }
+
+    int jobsSetting() {
+        return jobs;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    long timeBudgetNanos() {
+        return timeBudgetNanos;
+    }
+
+    Consumer<Progress> progressListener() {
+        return progress;
+    }
+
+    long progressPeriodNanos() {
+        return progressPeriodNanos;
     }
 
     private SplitExplorer splitExplorer() {

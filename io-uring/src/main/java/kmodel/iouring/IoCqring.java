@@ -29,6 +29,7 @@ public final class IoCqring {
         if (tail - ctx.cqHead.readOnce() == ctx.cqEntries) {
             return null;
         }
+        Kernel.access(ctx.cqState);
         ctx.cachedCqTail++;
         return ctx.cqes[tail & ctx.cqMask()];
     }
@@ -60,12 +61,14 @@ public final class IoCqring {
             ctx.cachedCqOverflow++;
             log(ctx, req.userData, res, "dropped (ring going away)");
         } else {
+            Kernel.access(ctx.cqState);
             if (ctx.cqOverflowList.isEmpty()) {
                 ctx.cqCheckOverflow = true;
                 ctx.sqFlags |= IoRingCtx.IORING_SQ_CQ_OVERFLOW;
             }
             req.result = res;
             req.refs.inc();
+            Kernel.access(ctx.cqState); // the reference was a scheduling point
             ctx.cqOverflowList.add(req);
             Kernel.event("CQ ring full: %s on cq_overflow_list", req.name());
         }
@@ -117,6 +120,7 @@ public final class IoCqring {
         if (!force) {
             /* list_empty_careful(&ctx->cq_overflow_list): what completion_lock guards, read without it */
             Kernel.rt().pointRead("list_empty_careful(cq_overflow_list)", ctx.completionLock);
+            Kernel.accessRead(ctx.cqState);
             if (ctx.cqOverflowList.isEmpty()) {
                 return true;
             }
@@ -137,6 +141,7 @@ public final class IoCqring {
             if (cqe == null && !force) {
                 break;
             }
+            Kernel.access(ctx.cqState);
             ctx.cqOverflowList.remove(i);
             done.add(req);
             if (cqe != null) {
@@ -151,6 +156,7 @@ public final class IoCqring {
         }
         ioCommitCqring(ctx);
         /* io_cqring_mark_overflow() */
+        Kernel.access(ctx.cqState);
         if (ctx.cqOverflowList.isEmpty()) {
             ctx.cqCheckOverflow = false;
             ctx.sqFlags &= ~IoRingCtx.IORING_SQ_CQ_OVERFLOW;
@@ -172,11 +178,13 @@ public final class IoCqring {
     static int ioCqringEvents(IoRingCtx ctx, boolean noflush) {
         /* cached_cq_tail and the overflow bit are completion_lock's; read without it */
         Kernel.rt().pointRead("io_cqring_events", ctx.completionLock);
+        Kernel.accessRead(ctx.cqState);
         if (ctx.cqCheckOverflow) {
             if (noflush) {
                 return -1;
             }
             ioCqringOverflowFlush(ctx, false, null);
+            Kernel.accessRead(ctx.cqState); // the flush had scheduling points
         }
         return ctx.cachedCqTail - ctx.cqHead.readOnce();
     }

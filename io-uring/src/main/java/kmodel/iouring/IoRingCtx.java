@@ -61,6 +61,14 @@ public final class IoRingCtx extends KObject {
     final IoUringCqe[] cqes;
     /** {@code cached_cq_tail}: under {@code completion_lock}. */
     int cachedCqTail;
+    /**
+     * Names {@link #cachedCqTail}, {@link #cqCheckOverflow} and {@link #cqOverflowList} for the
+     * partial-order reduction: they are written under {@code completion_lock}, in steps that need
+     * not be the one that took it, and read without it ({@code io_cqring_events()},
+     * {@code io_submit_sqes()}, {@code io_cqring_overflow_flush()}); every such write and
+     * lockless read reports it (the footprint audit found {@code cached_cq_tail} unordered).
+     */
+    final kmodel.kernel.sched.Footprinted cqState = new kmodel.kernel.sched.Footprinted() { };
     /** {@code rings->cq.tail}: published by {@code __io_commit_cqring()}. */
     public final Shared<Integer> cqTail;
     /** {@code rings->cq.head}: written by the application as it reaps. */

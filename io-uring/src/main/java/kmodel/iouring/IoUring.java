@@ -137,6 +137,7 @@ public final class IoUring {
     static int ioSubmitSqes(IoRingCtx ctx, int nr) {
         /* test_bit(0, &ctx->sq_check_overflow): a lockless read of what completion_lock guards */
         Kernel.rt().pointRead("test_bit(sq_check_overflow)", ctx.completionLock);
+        Kernel.accessRead(ctx.cqState);
         if (ctx.cqCheckOverflow) {
             if (!ctx.cqOverflowList.isEmpty() && !IoCqring.ioCqringOverflowFlush(ctx, false, null)) {
                 return -Errno.EBUSY;

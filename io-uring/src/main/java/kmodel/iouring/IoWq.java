@@ -146,8 +146,12 @@ public final class IoWq {
     }
 
     /** fs/io-wq.c: {@code struct io_wqe_acct}. */
-    static final class Acct {
-        /** {@code nr_workers}; protected by {@code wqe->lock}. */
+    static final class Acct extends Footprinted {
+        /**
+         * {@code nr_workers}; protected by {@code wqe->lock}, but read without it by
+         * {@code io_wqe_wake_worker()}: every access reports the account (the footprint audit
+         * found the lockless read unordered with the writes).
+         */
         int nrWorkers;
         /** {@code max_workers}; set at creation. */
         final int maxWorkers;
@@ -361,6 +365,8 @@ public final class IoWq {
         Spinlock.spinLockIrq(wqe.lock);
         wqe.freeList.remove(worker);
         wqe.allList.remove(worker);
+        Kernel.access(wqe.acct[IO_WQ_ACCT_BOUND]);
+        Kernel.access(wqe.acct[IO_WQ_ACCT_UNBOUND]);
         acct.nrWorkers--;
         int nrWorkers = wqe.acct[IO_WQ_ACCT_BOUND].nrWorkers + wqe.acct[IO_WQ_ACCT_UNBOUND].nrWorkers;
         Spinlock.spinUnlockIrq(wqe.lock);
@@ -409,6 +415,7 @@ public final class IoWq {
     static void ioWqeWakeWorker(Wqe wqe, Acct acct) {
         Kernel.WARN_ON(acct.maxWorkers == 0, "io_wqe_wake_worker: unbounded work on an io_wq without unbound workers");
         boolean ret = ioWqeActivateFreeWorker(wqe);
+        Kernel.accessRead(acct);
         if (!ret && acct.nrWorkers < acct.maxWorkers) {
             Sched.wakeUpProcess(wqe.wq.manager);
         }
@@ -450,6 +457,8 @@ public final class IoWq {
         boolean workBound = (work.flags & IoWqWork.IO_WQ_WORK_UNBOUND) == 0;
         if (workerBound != workBound) {
             ioWqeDecRunning(wqe, worker);
+            Kernel.access(wqe.acct[IO_WQ_ACCT_BOUND]);
+            Kernel.access(wqe.acct[IO_WQ_ACCT_UNBOUND]);
             if (workBound) {
                 worker.flags |= IO_WORKER_F_BOUND;
                 wqe.acct[IO_WQ_ACCT_UNBOUND].nrWorkers--;
@@ -642,6 +651,7 @@ public final class IoWq {
         if (index == IO_WQ_ACCT_BOUND) {
             worker.flags |= IO_WORKER_F_BOUND;
         }
+        Kernel.access(acct);
         if (acct.nrWorkers == 0 && (worker.flags & IO_WORKER_F_BOUND) != 0) {
             worker.flags |= IO_WORKER_F_FIXED;
         }
@@ -688,6 +698,7 @@ public final class IoWq {
         if (!wqe.freeList.workers.isEmpty() || !ioWqeRunQueue(wqe)) {
             return false;
         }
+        Kernel.accessRead(acct);
         return acct.nrWorkers < acct.maxWorkers;
     }
 

@@ -126,6 +126,18 @@ public final class Kernel {
         }
     }
 
+    /**
+     * Tells a reducing search that the running step only reads {@code o} although no scheduling
+     * point named it (see {@link Runtime#accessRead}): two steps that only read one object
+     * commute. Nothing outside a runtime.
+     */
+    public static void accessRead(Object o) {
+        Runtime r = lookup();
+        if (r != null) {
+            r.accessRead(o);
+        }
+    }
+
     /** The runtime of the calling thread, or null when there is none (no {@code bug-on}). */
     public static Runtime rtOrNull() {
         return lookup();

@@ -114,6 +114,7 @@ public final class FilemapRead {
      * quickly scaling down the readahead size."
      */
     static void shrinkReadaheadSizeEio(FileRaState ra) {
+        Kernel.access(ra);
         ra.raPages /= 4;
     }
 
@@ -155,6 +156,7 @@ public final class FilemapRead {
         boolean readaheadNowait = config.enabled(MmOptions.READAHEAD_NOWAIT);
 
         long index = iocb.kiPos >> PAGE_SHIFT;
+        Kernel.accessRead(ra);
         long prevIndex = ra.prevPos >> PAGE_SHIFT;
         long prevOffset = ra.prevPos & (PAGE_SIZE - 1);
         long lastIndex = (iocb.kiPos + iter.count + PAGE_SIZE - 1) >> PAGE_SHIFT;
@@ -432,6 +434,7 @@ public final class FilemapRead {
                 }
 
                 case OUT: {
+                    Kernel.access(ra);
                     ra.prevPos = prevIndex;
                     ra.prevPos <<= PAGE_SHIFT;
                     ra.prevPos |= prevOffset;

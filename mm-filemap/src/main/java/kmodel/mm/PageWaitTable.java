@@ -46,6 +46,7 @@ public final class PageWaitTable extends Footprinted {
      * whichever task hashes there first; an untouched head is an empty queue either way.
      */
     private WaitQueueHead headAt(int i) {
+        Kernel.accessRead(this); // the slot: whether a head is there decides who creates it (the footprint audit)
         WaitQueueHead q = heads[i];
         if (q == null) {
             // Whoever creates the head names it: creations must not commute (Footprinted).

@@ -75,6 +75,7 @@ public final class Readahead {
      */
     public static void pageCacheSyncRa(ReadaheadControl ractl, FileRaState ra, long reqCount) {
         boolean doForcedRa = false; /* ractl->file && (f_mode & FMODE_RANDOM): not modelled */
+        Kernel.accessRead(ra);
 
         if (Kernel.config().enabled(MmOptions.READ_PATH_V59)) {
             /* v5.9: no read-ahead */
@@ -106,6 +107,7 @@ public final class Readahead {
      * bit); else clear the marker and ramp the window up.
      */
     public static void pageCacheAsyncRa(ReadaheadControl ractl, FileRaState ra, Page page, long reqCount) {
+        Kernel.accessRead(ra);
         /* no read-ahead */
         if (ra.raPages == 0) {
             return;
@@ -163,6 +165,7 @@ public final class Readahead {
     /** mm/readahead.c: {@code try_context_readahead()}: size a window from the cached history. */
     static boolean tryContextReadahead(AddressSpace mapping, FileRaState ra, long index, long reqSize, long max) {
         long size = countHistoryPages(mapping, index, max);
+        Kernel.access(ra); // the lookup had scheduling points: this step writes the window
         /* not enough history pages: it could be a random read */
         if (size <= reqSize) {
             return false;
@@ -186,6 +189,7 @@ public final class Readahead {
      * the read would hit its own marker at once, merge the next window.
      */
     static void ondemandReadahead(ReadaheadControl ractl, FileRaState ra, boolean hitReadaheadMarker, long reqSize) {
+        Kernel.access(ra);
         long maxPages = ra.raPages;
         long ioPages = ractl.mapping.ioPages;
         long index = ractl.readaheadIndex();
@@ -209,6 +213,7 @@ public final class Readahead {
         } else if (hitReadaheadMarker) {
             /* Hit a marked page without valid readahead state, e.g. interleaved reads. */
             long start = PageCache.pageCacheNextMiss(ractl.mapping, index + 1, maxPages);
+            Kernel.access(ra); // the lookup had scheduling points: this step writes the window
             if (start == 0 || start - index > maxPages) {
                 return;
             }
@@ -271,6 +276,7 @@ public final class Readahead {
     public static void forcePageCacheRa(ReadaheadControl ractl, FileRaState ra, long nrToRead) {
         AddressSpace mapping = ractl.mapping;
         long index = ractl.readaheadIndex();
+        Kernel.accessRead(ra);
         long maxPages = Math.max(mapping.ioPages, ra.raPages);
         nrToRead = Math.min(nrToRead, maxPages);
         while (nrToRead > 0) {

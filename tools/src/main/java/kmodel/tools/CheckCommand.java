@@ -55,7 +55,9 @@ import picocli.CommandLine;
 final class CheckCommand implements Callable<Integer> {
     /** {@code --strategy} values. */
     enum StrategyName {
+        AUTO(ModelCheck.Kind.AUTO),
         EXHAUSTIVE(ModelCheck.Kind.EXHAUSTIVE),
+        DELAY(ModelCheck.Kind.EXHAUSTIVE),
         PCT(ModelCheck.Kind.PCT),
         RANDOM(ModelCheck.Kind.RANDOM);
 
@@ -80,7 +82,8 @@ final class CheckCommand implements Callable<Integer> {
                     return s;
                 }
             }
-            throw new CommandLine.TypeConversionException("expected exhaustive, pct or random, got '" + value + "'");
+            throw new CommandLine.TypeConversionException("expected auto, exhaustive, delay, pct or random, got '"
+                    + value + "'");
         }
     }
 
@@ -99,15 +102,28 @@ final class CheckCommand implements Callable<Integer> {
             description = "Set a Kconfig option (repeatable; see: kmodel options).")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = kmodel.verification.Profiles.DEFAULT,
+    @Option(names = "--kernel", paramLabel = "PROFILE", defaultValue = kmodel.verification.Profiles.DEFAULT,
             description = "Kernel profile: every option as that kernel had it, and its known bugs "
                     + "(default: ${DEFAULT-VALUE}; see: kmodel options). --set and --bug apply over it.")
     String kernel;
 
-    @Option(names = "--strategy", paramLabel = "exhaustive|pct|random", defaultValue = "exhaustive",
+    @Option(names = "--strategy", paramLabel = "auto|exhaustive|delay|pct|random", defaultValue = "auto",
             converter = StrategyConverter.class,
-            description = "Exploration strategy (default: ${DEFAULT-VALUE}).")
+            description = "Exploration strategy (default: ${DEFAULT-VALUE}). auto: the unbounded reduced search within "
+                    + "20,000 executions; where it does not finish, bounded DPOR (the proof, to preemption bound 3), "
+                    + "delay bounding and PCT share the budget round robin, and the line says what was proved and what "
+                    + "only sampled; with --preemptions N|unbounded, --reduction none or --shard it is exhaustive. "
+                    + "exhaustive: depth-first search by preemption bound; delay: depth-first search by delay bound "
+                    + "(--delay-bound); pct, random: sampled.")
     StrategyName strategy;
+
+    /** The largest {@code --delay-bound}: the search is iterated 0..D. */
+    static final int MAX_DELAY_BOUND = 1000;
+
+    @Option(names = "--delay-bound", paramLabel = "D",
+            description = "Delay bound of --strategy delay, iterated 0..D, D at most " + MAX_DELAY_BOUND
+                    + " (default: 2). A pass is only 'within delay bound D'.")
+    Integer delayBound;
 
     /**
      * The largest {@code --preemptions} bound: iterative bounding runs one search per bound
@@ -185,13 +201,20 @@ final class CheckCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Reduction reduction;
 
+    @Option(names = "--audit-footprints",
+            description = "Run the reduced search under the footprint audit: every plain field and array element "
+                    + "access of the model is seen, and two tasks' conflicting accesses that the steps' footprints "
+                    + "leave unordered are an ERROR of the scenario (one job; slower).")
+    boolean auditFootprints;
+
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
             description = "Seed of pct and random (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--executions", paramLabel = "N",
             description = "Executions of pct/random (default: " + ModelCheck.DEFAULT_SAMPLED
-                    + "), or the budget of exhaustive search (default: " + ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET + ").")
+                    + "), or the budget of exhaustive, delay and auto search (default: "
+                    + ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET + "; auto's samplers' executions count against it).")
     Long executions;
 
     @Option(names = "--depth", paramLabel = "D",
@@ -245,6 +268,9 @@ final class CheckCommand implements Callable<Integer> {
             // Before the first virtual thread: one carrier per job (kmodel passes none by default).
             System.setProperty(CARRIERS, Integer.toString(nJobs));
         }
+        if (auditFootprints) {
+            return AuditRun.run(out, selected, preemptions, executions, sets, bugs);
+        }
         long start = System.nanoTime();
         if (timeBudget != null || progress == Boolean.TRUE) {
             // One time budget for the whole command, and the progress line of one search at a
@@ -286,7 +312,7 @@ final class CheckCommand implements Callable<Integer> {
         int[] index = {0};
         for (Scenario<?> s : selected) {
             out.add(() -> {
-                ModelCheck check = configure(ModelCheck.of(s, strategy.kind)).config(config).ticker(ticker);
+                ModelCheck check = newCheck(s).config(config).ticker(ticker);
                 if (timeBudget != null) {
                     // One budget for the whole command: each scenario gets what is left (maybe nothing).
                     check.timeBudget(Duration.ofNanos(Math.max(0, timeBudget.toNanos() - (ticker.read() - start))));
@@ -415,7 +441,32 @@ final class CheckCommand implements Callable<Integer> {
                     + "time, and each unit's counts) to FILE as JSON.")
     java.nio.file.Path json;
 
+    /**
+     * The kind of check the options ask for: {@code auto} is the portfolio only with the default
+     * {@code --preemptions auto}, the reduction on and no {@code --shard}; otherwise exhaustive.
+     */
+    ModelCheck.Kind kind() {
+        if (strategy == StrategyName.AUTO && (preemptions != ModelCheck.AUTO || reduction != Reduction.DPOR
+                || shard != null)) {
+            return ModelCheck.Kind.EXHAUSTIVE;
+        }
+        return strategy.kind;
+    }
+
+    /** The strategy's name as the JSON records it: auto that resolves to exhaustive ({@link #kind}) is exhaustive. */
+    String strategyName() {
+        return strategy == StrategyName.AUTO && kind() == ModelCheck.Kind.EXHAUSTIVE ? "exhaustive" : strategy.toString();
+    }
+
+    /** A check of {@code s} as the options ask. */
+    ModelCheck newCheck(Scenario<?> s) {
+        return configure(ModelCheck.of(s, kind()));
+    }
+
     ModelCheck configure(ModelCheck check) {
+        if (strategy == StrategyName.DELAY) {
+            check.delayBound(delayBound != null ? delayBound : 2);
+        }
         check.preemptions(preemptions).reduction(reduction == Reduction.DPOR).seed(seed).steps(steps).verbose(verbose);
         if (executions != null) {
             check.executions(executions);
@@ -460,8 +511,14 @@ final class CheckCommand implements Callable<Integer> {
         if (shard != null && json == null) {
             throw new Kmodel.OneLine(cmd, "--shard needs --json FILE (the shard's results go there; see: kmodel merge)");
         }
-        if (shard != null && strategy != StrategyName.EXHAUSTIVE) {
-            throw new Kmodel.OneLine(cmd, "--shard applies to --strategy exhaustive only");
+        if (shard != null && strategy != StrategyName.EXHAUSTIVE && strategy != StrategyName.AUTO) {
+            throw new Kmodel.OneLine(cmd, "--shard applies to --strategy exhaustive (or auto, whose exhaustive part it runs) only");
+        }
+        if (delayBound != null && (delayBound < 0 || delayBound > MAX_DELAY_BOUND)) {
+            throw new Kmodel.OneLine(cmd, "--delay-bound must be from 0 to " + MAX_DELAY_BOUND + ", got " + delayBound);
+        }
+        if (delayBound != null && strategy != StrategyName.DELAY) {
+            throw new Kmodel.OneLine(cmd, "--delay-bound applies to --strategy delay only");
         }
         if (shard != null && (timeBudget != null || progress == Boolean.TRUE)) {
             throw new Kmodel.OneLine(cmd, "--shard does not go with --time-budget or --progress (a shard's units are split runs)");
@@ -469,19 +526,30 @@ final class CheckCommand implements Callable<Integer> {
         if (steps < 1) {
             throw new Kmodel.OneLine(cmd, "--steps must be 1 or more, got " + steps);
         }
+        if (auditFootprints && ((strategy != StrategyName.AUTO && strategy != StrategyName.EXHAUSTIVE) || reduction == Reduction.NONE || shard != null
+                || json != null || timeBudget != null || steps != ModelCheck.DEFAULT_STEPS)) {
+            throw new Kmodel.OneLine(cmd, "--audit-footprints audits the reduced exhaustive search: not with "
+                    + "--strategy delay/pct/random, --reduction none, --shard, --json, --time-budget or --steps");
+        }
         if (depth != null && strategy != StrategyName.PCT) {
             throw new Kmodel.OneLine(cmd, "--depth applies to --strategy pct only");
         }
-        if (strategy == StrategyName.EXHAUSTIVE && spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
-            throw new Kmodel.OneLine(cmd, "--seed applies to --strategy pct or random only");
+        if ((strategy == StrategyName.EXHAUSTIVE || strategy == StrategyName.DELAY)
+                && spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
+            throw new Kmodel.OneLine(cmd, "--seed applies to --strategy auto, pct or random only");
         }
-        if (strategy != StrategyName.EXHAUSTIVE
+        if (strategy == StrategyName.AUTO && kind() != ModelCheck.Kind.AUTO
+                && spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
+            throw new Kmodel.OneLine(cmd, "--seed applies to --strategy auto's portfolio (not with --preemptions N, "
+                    + "--reduction none or --shard), pct or random only");
+        }
+        if (strategy != StrategyName.EXHAUSTIVE && strategy != StrategyName.AUTO
                 && spec.commandLine().getParseResult().hasMatchedOption("--preemptions")) {
-            throw new Kmodel.OneLine(cmd, "--preemptions applies to --strategy exhaustive only");
+            throw new Kmodel.OneLine(cmd, "--preemptions applies to --strategy auto or exhaustive only");
         }
-        if (strategy != StrategyName.EXHAUSTIVE
+        if (strategy != StrategyName.EXHAUSTIVE && strategy != StrategyName.AUTO
                 && spec.commandLine().getParseResult().hasMatchedOption("--reduction")) {
-            throw new Kmodel.OneLine(cmd, "--reduction applies to --strategy exhaustive only");
+            throw new Kmodel.OneLine(cmd, "--reduction applies to --strategy auto or exhaustive only");
         }
     }
 }

@@ -183,6 +183,10 @@ public final class Kmodel implements Runnable {
         if (ex instanceof NondeterminismException) {
             message = oneLine(ex.getMessage());
             code = EXIT_INTERNAL;
+        } else if (ex instanceof kmodel.kernel.sched.ExplorationLimitException) {
+            // an internal limit, said as itself with what to change (issue 25), not as a bad token
+            message = oneLine(ex.getMessage());
+            code = EXIT_INCONCLUSIVE;
         } else if (ex instanceof ReplayMismatchException) {
             message = "replay token does not fit its scenario: " + oneLine(ex.getMessage());
             code = EXIT_USAGE;

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Kmodel.Version.class,
         description = "List the Kconfig options and their value in each kernel profile "
-                + "(pick one with: kmodel check --kernel NAME; set one option with --set NAME=VALUE).")
+                + "(pick one with: kmodel check --kernel PROFILE; set one option with --set NAME=VALUE).")
 final class OptionsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

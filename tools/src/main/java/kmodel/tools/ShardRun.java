@@ -44,7 +44,7 @@ final class ShardRun {
         ExecutorService ex = coordinators();
         List<CompletableFuture<CheckResult>> out = new ArrayList<>();
         for (Scenario<?> s : selected) {
-            ModelCheck check = cmd.configure(ModelCheck.of(s, cmd.strategy.kind)).config(config).pool(pool);
+            ModelCheck check = cmd.newCheck(s).config(config).pool(pool);
             out.add(CompletableFuture.supplyAsync(check::run, ex));
         }
         ex.shutdown();
@@ -58,7 +58,7 @@ final class ShardRun {
         ExecutorService ex = coordinators();
         List<CompletableFuture<SplitRun>> running = new ArrayList<>();
         for (Scenario<?> s : selected) {
-            ModelCheck check = cmd.configure(ModelCheck.of(s, cmd.strategy.kind)).config(config).pool(pool);
+            ModelCheck check = cmd.newCheck(s).config(config).pool(pool);
             running.add(CompletableFuture.supplyAsync(() -> check.runShard(index, count), ex));
         }
         ex.shutdown();
@@ -85,7 +85,7 @@ final class ShardRun {
                     index, count, run.settings().scenario(), executions, owned, units, run.levels().size(),
                     run.levels().size() == 1 ? "" : "s", violation ? ", a violation (kmodel merge shows the first)" : ""));
             out.flush();
-            parts.add(CheckJson.scenario(run.settings(), cmd.strategy.toString(), null, run, run.nanos()));
+            parts.add(CheckJson.scenario(run.settings(), cmd.strategyName(), null, run, run.nanos()));
         }
         long wall = System.nanoTime() - start;
         write(json, CheckJson.file(index, count, pool.jobs(), wall, parts));
@@ -106,7 +106,10 @@ final class ShardRun {
                             cmd.reduction == CheckCommand.Reduction.DPOR, true, cmd.steps,
                             cmd.executions != null ? cmd.executions : ModelCheck.DEFAULT_SAMPLED, 1,
                             CheckJson.autoBound(r.scenario(), cmd.preemptions));
-            parts.add(CheckJson.scenario(st, cmd.strategy.toString(), r, run, r.nanos()));
+            // a portfolio decided by its unbounded phase is an exhaustive search's result, and merges as one
+            String strategy = cmd.kind() == ModelCheck.Kind.AUTO && kmodel.explorer.Portfolio.decidedByTheUnboundedPhase(r)
+                    ? "exhaustive" : cmd.strategyName();
+            parts.add(CheckJson.scenario(st, strategy, r, run, r.nanos()));
         }
         write(json, CheckJson.file(0, 1, jobs, nanos, parts));
     }

@@ -28,7 +28,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * ({@link CommandLine#getCommandSpec()}): every command, every option and every positional
  * parameter, each with a generator of values chosen by its type (numbers for {@code int} and
  * {@code long}, paths for {@code Path}, durations for {@code Duration}, flags for a boolean) and
- * its label ({@code a|b|c} alternatives, {@code NAME} a scenario, {@code ID} a bug,
+ * its label ({@code a|b|c} alternatives, {@code NAME} a scenario, {@code ID} a bug, {@code PROFILE} a kernel profile,
  * {@code NAME=VALUE} a Kconfig assignment, {@code TOKEN} a replay token, {@code FILE} and
  * {@code DIR} a path, ...), around valid values with one-edit mutations and hostile text. An
  * option added to a command is fuzzed by {@link CliFuzzProperties} without being named anywhere.
@@ -236,6 +236,8 @@ final class CliModel {
                 return names;
             case "ID":
                 return CliSurfaces.bugIds();
+            case "PROFILE":
+                return kmodel.verification.Profiles.all().stream().map(p -> p.name()).collect(java.util.stream.Collectors.toList());
             case "NAME=VALUE":
                 return CliSurfaces.assignments();
             case "TOKEN":
@@ -375,6 +377,8 @@ final class CliModel {
                         return List.of("--scenario", "textbook-refcount", "--executions", "5", "--strategy", "pct");
                     case "--seed":
                         return List.of("--scenario", "textbook-refcount", "--executions", "5", "--strategy", "random");
+                    case "--delay-bound":
+                        return List.of("--scenario", "textbook-refcount", "--executions", "5", "--strategy", "delay");
                     default:
                         return List.of("--scenario", "textbook-refcount", "--executions", "5");
                 }

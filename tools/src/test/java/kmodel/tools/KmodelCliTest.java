@@ -364,7 +364,7 @@ class KmodelCliTest {
         assertOneLineUsageError(kmodel("check", "--preemptions", "two"), "--preemptions");
         assertOneLineUsageError(kmodel("check", "--preemptions", "-1"), "--preemptions");
         assertOneLineUsageError(kmodel("check", "--executions", "0"), "--executions");
-        assertOneLineUsageError(kmodel("check", "--strategy", "bfs"), "exhaustive, pct or random");
+        assertOneLineUsageError(kmodel("check", "--strategy", "bfs"), "auto, exhaustive, delay, pct or random");
         assertOneLineUsageError(kmodel("check", "--depth", "2"), "--depth");
         assertOneLineUsageError(kmodel("check", "--frobnicate"), "--frobnicate");
         assertOneLineUsageError(kmodel("chek"), "unknown command 'chek'");
@@ -387,6 +387,48 @@ class KmodelCliTest {
         Run help = kmodel("help", "check");
         assertEquals(0, help.code, help::toString);
         assertTrue(help.out.contains("--preemptions=N"), help::toString);
+    }
+
+    /**
+     * {@code --strategy delay}: depth-first search by delay bound, iterated 0..D; a pass says "within"
+     * nothing more than "delay bound D". The lost wake-up needs one delay: missed at 0, found at 1.
+     */
+    @Test
+    void theDelayStrategyIsSelectableWithItsBound() {
+        Run zero = kmodel("check", "--scenario", "textbook-waitqueue", "--bug", "textbook-check-then-sleep",
+                "--strategy", "delay", "--delay-bound", "0");
+        assertEquals(0, zero.code, zero::toString);
+        assertTrue(zero.outLines().get(0).startsWith("PASS textbook-waitqueue  1 execution, ")
+                && zero.outLines().get(0).contains("exhaustive, delay bound 0"), zero::toString);
+        Run one = kmodel("check", "--scenario", "textbook-waitqueue", "--bug", "textbook-check-then-sleep",
+                "--strategy", "delay", "--delay-bound", "1");
+        assertEquals(1, one.code, one::toString);
+        assertTrue(one.out.contains("missed-wakeup: "), one::toString);
+        Run dflt = kmodel("check", "--scenario", "textbook-waitqueue", "--strategy", "delay");
+        assertTrue(dflt.outLines().get(0).contains("exhaustive, delay bound 2"), dflt::toString);
+        assertOneLineUsageError(kmodel("check", "--delay-bound", "1"), "--delay-bound applies to --strategy delay only");
+        assertOneLineUsageError(kmodel("check", "--strategy", "delay", "--delay-bound", "-1"), "--delay-bound");
+        assertOneLineUsageError(kmodel("check", "--strategy", "delay", "--preemptions", "1"), "--preemptions");
+        assertOneLineUsageError(kmodel("check", "--strategy", "delay", "--seed", "2"), "--seed");
+        assertTrue(kmodel("check", "--help").out.contains("--delay-bound=D"));
+    }
+
+    /**
+     * The default ({@code --strategy auto}) on a many-task program: the unbounded search runs out,
+     * PCT finds the lost update, and the line says which search found it after how many executions.
+     */
+    @Test
+    void theDefaultPortfolioFindsAManyTaskBugBySamplingAndSaysSo() {
+        Run r = kmodel("check", "--scenario", "many-lockers-9");
+        assertEquals(1, r.code, r::toString);
+        String line = r.outLines().get(0);
+        assertTrue(line.startsWith("FAIL many-lockers-9  "), r::toString);
+        assertTrue(line.contains("portfolio: unbounded search not finished in 20,000 executions, then round robin: "), r::toString);
+        assertTrue(line.contains("found by pct depth 3 seed 1"), r::toString);
+        assertTrue(r.out.contains("\n" + REPLAY_PREFIX + "km1."), r::toString);
+        Run exhaustive = kmodel("check", "--scenario", "many-lockers-9", "--strategy", "exhaustive", "--executions",
+                "50000");
+        assertEquals(4, exhaustive.code, "exhaustive search alone: bound 0 does not finish in 50,000: " + exhaustive);
     }
 
     @Test

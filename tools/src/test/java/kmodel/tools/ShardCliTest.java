@@ -109,9 +109,15 @@ class ShardCliTest {
         return merge.toArray(new String[0]);
     }
 
+    /**
+     * With the default {@code --strategy auto}, {@code --shard} runs the exhaustive part alone (the
+     * portfolio's samplers are not sharded), so the single run to compare is {@code --strategy
+     * exhaustive}'s.
+     */
     @Test
     void threeShardsMergeIntoTheSingleRunsReport() {
-        for (String[] args : List.of(LOST_WAKEUP_AND_ASYNC, CLEAN,
+        for (String[] args : List.of(concat(LOST_WAKEUP_AND_ASYNC, "--strategy", "exhaustive"),
+                concat(CLEAN, "--strategy", "exhaustive"),
                 new String[] {"check", "--scenario", "dio-split-clones", "--preemptions", "unbounded"})) {
             Run single = kmodel(args);
             Run merged = kmodel(mergeArgs(shards(args, 3)));
@@ -170,7 +176,8 @@ class ShardCliTest {
     @Test
     void jsonHoldsTheResultsOfAWholeRunAndMergesAlone() throws IOException {
         Path f = dir.resolve("run.json");
-        Run single = kmodel(concat(LOST_WAKEUP_AND_ASYNC, "--json", f.toString()));
+        // the exhaustive search's record merges alone; the default portfolio's sampled part does not (below)
+        Run single = kmodel(concat(LOST_WAKEUP_AND_ASYNC, "--strategy", "exhaustive", "--json", f.toString()));
         assertEquals(1, single.code, single::toString);
         JsonObject root = JsonParser.parseString(Files.readString(f)).getAsJsonObject();
         JsonObject first = root.getAsJsonArray("scenarios").get(0).getAsJsonObject();
@@ -184,6 +191,19 @@ class ShardCliTest {
         assertTrue(first.getAsJsonArray("levels").size() == 1, "the unbounded level only");
         Run merged = kmodel("merge", f.toString());
         assertEquals(single.untimed(), merged.untimed());
+
+        // the default (--strategy auto): where the unbounded phase decides, the record is the
+        // exhaustive search's; where the samplers ran, it says auto, and merge refuses it in one line
+        Path g = dir.resolve("auto.json");
+        Run auto = kmodel(concat(LOST_WAKEUP_AND_ASYNC, "--json", g.toString()));
+        assertEquals(1, auto.code, auto::toString);
+        com.google.gson.JsonArray parts = JsonParser.parseString(Files.readString(g)).getAsJsonObject()
+                .getAsJsonArray("scenarios");
+        assertEquals("exhaustive", parts.get(0).getAsJsonObject().get("strategy").getAsString());
+        assertEquals("auto", parts.get(1).getAsJsonObject().get("strategy").getAsString());
+        assertTrue(parts.get(1).getAsJsonObject().getAsJsonObject("result").get("search").getAsString()
+                .contains("sampled, no violation (no proof)"), auto::toString);
+        assertOneLine(kmodel("merge", g.toString()), "async-page-lock", "auto");
     }
 
     private static void assertOneLine(Run r, String... mentions) {

@@ -5,6 +5,7 @@ import kmodel.explorer.Targets;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.BtrfsScenarios;
+import kmodel.verification.scenarios.ManyTaskScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
 import kmodel.verification.scenarios.SwarmScenarios;
@@ -73,7 +74,17 @@ public final class ScenarioRegistry extends ScenarioSet implements Targets {
     }
 
     /**
-     * {@link #standard()} plus {@link #findings()}, {@link #large()} and {@link #demos()}: what
+     * Many-task programs for the checker's default (8 to 12 tasks, each buggy program with its
+     * correct twin, {@link ManyTaskScenarios}): {@code kmodel check} runs them only when named.
+     */
+    public static ScenarioRegistry manyTasks() {
+        ScenarioRegistry r = new ScenarioRegistry();
+        ManyTaskScenarios.registerAll(r);
+        return r;
+    }
+
+    /**
+     * {@link #standard()} plus {@link #findings()}, {@link #large()}, {@link #demos()} and {@link #manyTasks()}: what
      * {@code --scenario} and replay tokens may name.
      */
     public static ScenarioRegistry everything() {
@@ -85,6 +96,9 @@ public final class ScenarioRegistry extends ScenarioSet implements Targets {
             r.register(s);
         }
         for (Scenario<?> s : demos().all()) {
+            r.register(s);
+        }
+        for (Scenario<?> s : manyTasks().all()) {
             r.register(s);
         }
         return r;

@@ -78,7 +78,9 @@ class FairSpinModelCheck {
             System.out.println("textbook-pollers, bound " + bound + ": " + r.summaryLine());
             assertNull(r.violation(), r::summaryLine);
             assertEquals(CheckResult.Verdict.BOUND, r.verdict(), r::summaryLine);
-            assertEquals(r.executions(), r.stepBoundHits(), "every execution: " + r.summaryLine());
+            // every execution but one: with sleep sets at bound 0 (2026-12-02) the second order of
+            // the two pollers' runs at bound 0 is sleep-set blocked (both only read), pruned, not stopped
+            assertEquals(r.executions() - 1, r.stepBoundHits(), "every execution but one: " + r.summaryLine());
         }
     }
 }

@@ -74,7 +74,7 @@ import java.util.BitSet;
  * <h2>Limits</h2>
  * Not optimal: no wakeup trees, so some executions end with every runnable task asleep and are
  * pruned (sleep-set blocked). Reads are told apart from writes only for the read primitives that
- * report themselves as reads.
+ * report themselves as reads, and for {@code Kernel.accessRead}.
  */
 public final class DporStrategy implements ExplorationStrategy {
     private static final int TASK = 0;
@@ -281,6 +281,51 @@ public final class DporStrategy implements ExplorationStrategy {
         this(false, bound, false, false);
     }
 
+    /** Stack index of the decision where the run of the task now running started (-1: none yet). */
+    private int runStartNode = -1;
+
+    /**
+     * Sleep sets at preemption bound 0. There a task runs until it blocks or exits, so the search
+     * is over <em>runs</em>: a decision offers a choice only where the last run ended, and the
+     * executions are those of the transition system whose steps are whole runs. Sleep sets are sound
+     * there (Flanagan and Godefroid's DPOR with sleep sets, POPL 2005, over that system) when a
+     * sleeper stands for its whole run: the footprint recorded at the decision where a run starts
+     * is the union of every step of the run ({@link #stepDone}); races are reversed at the start of
+     * the run (Coons et al.'s conservative point, which at bound 0 is the only point that costs no
+     * preemption); and a race adds the tasks leading to the racing step ({@link #leadingTo}).
+     * {@code ReductionEquivalenceModelCheck} checks bound 0 against plain DFS on every scenario.
+     */
+    private boolean sleepAtBoundZero() {
+        return bound == 0 && !allInitials && !naiveBound;
+    }
+
+    /** When set, a sleeper at bound 0 stands only for its run's first step: unsound, for tests that must fail. */
+    private boolean firstStepSleep;
+
+    /**
+     * Bounded DPOR at bound 0 whose sleep sets take a sleeping task's first step for its whole run
+     * (the footprint of the rest of the run is left out): unsound, for tests that must see the
+     * bound-0 comparison with plain DFS fail.
+     */
+    public static DporStrategy firstStepSleepForTesting() {
+        DporStrategy s = new DporStrategy(false, 0, false, false);
+        s.firstStepSleep = true;
+        return s;
+    }
+
+    /** When set with a bound, a race adds every initial of the reversed sequence (the rule before 2026-12-02). */
+    private boolean allInitials;
+
+    /**
+     * Bounded DPOR with the rule before 2026-12-02: a race's reversal adds every initial of the
+     * reversed sequence, not only those leading to the racing step; for the before/after count.
+     */
+    public static DporStrategy allInitialsForTesting(int bound) {
+        DporStrategy s = new DporStrategy(false, bound, false, false);
+        s.allInitials = true;
+        return s;
+    }
+
     private DporStrategy(boolean blind, int bound, boolean naiveBound, boolean acquireShortcut) {
         if (bound < 0) {
             throw new IllegalArgumentException("negative preemption bound " + bound);
@@ -346,6 +391,7 @@ public final class DporStrategy implements ExplorationStrategy {
         depth = 0;
         preemptions = 0;
         stepNode = -1;
+        runStartNode = -1;
         lastTaskNode = -1;
         schedule.clear();
         events = 0;
@@ -370,6 +416,9 @@ public final class DporStrategy implements ExplorationStrategy {
             stack.add(node);
         }
         stepNode = depth;
+        if (node.current < 0 || node.chosen != node.current) {
+            runStartNode = depth; // a new run of the chosen task starts here
+        }
         lastTaskNode = depth;
         depth++;
         preemptions = node.preemptionsAfter(node.chosen);
@@ -400,9 +449,10 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current, int fixedPick) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0 && !bounded() && fixedPick < 0) {
-            // Sleep sets only without a bound: a task put to sleep here may be needed on a path
-            // whose preemptions differ from the sibling's that explored it.
+        if (events > 0 && (!bounded() || sleepAtBoundZero()) && fixedPick < 0) {
+            // Sleep sets only without a bound, and at bound 0: under a bound of 1 or more a task put
+            // to sleep here may be needed on a path whose preemptions differ from the sibling's that
+            // explored it. At bound 0 see sleepAtBoundZero().
             Node prev = stack.get(evNode[events - 1]);
             long[] fp = evFootprint[events - 1];
             int prevTask = evTask[events - 1];
@@ -457,6 +507,8 @@ public final class DporStrategy implements ExplorationStrategy {
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
+        } else if (current >= 0 && sleepAtBoundZero()) {
+            return null; // never: the running task is not asleep at its own run's decisions
         } else {
             for (int i = 0; i < n; i++) {
                 if (!node.asleep(ids[i])) {
@@ -625,6 +677,10 @@ public final class DporStrategy implements ExplorationStrategy {
         long[] fp = len == 0 ? NONE : Arrays.copyOf(footprint, len);
         Node node = stack.get(stepNode);
         node.setDoneFootprint(task, fp);
+        if (sleepAtBoundZero() && !firstStepSleep && runStartNode >= 0 && runStartNode != stepNode) {
+            // the task's whole run from its start is what a sleeper there stands for
+            stack.get(runStartNode).setDoneFootprint(task, fp);
+        }
         int k = events;
         grow(k + 1, task + 1);
         int prevOwn = taskLast[task];
@@ -831,7 +887,7 @@ public final class DporStrategy implements ExplorationStrategy {
         if (node.missing == 0 && (cons == null || cons.missing == 0)) {
             return; // every task the bound allows is already tried at both points
         }
-        int nWanted = initials(j, k);
+        int nWanted = leadingTo(k, initials(j, k));
         if (!node.fixed) {
             addBacktrack(node, wanted, nWanted);
         }
@@ -878,6 +934,32 @@ public final class DporStrategy implements ExplorationStrategy {
             }
         }
         return n;
+    }
+
+    /**
+     * Keeps, of the {@code n} initials in {@code wanted} (just computed by {@link #initials}), those
+     * that lead to {@code k}: {@code k}'s own task, and tasks whose first step in {@code v} happens
+     * before {@code k}; returns how many. Flanagan and Godefroid's choice (POPL 2005: {@code p}, or a
+     * task with a step before {@code p}'s that happens before it), which needs no sleep sets; the
+     * bounded search added every initial of {@code v} instead, so a task that merely ran between the
+     * two racing steps and interacts with neither was added too, and with sleep sets off every order
+     * in which such tasks finish was explored (a consumer waiting for eight independent producers:
+     * over 4,000,000 executions at preemption bound 0). {@link #allInitialsForTesting} keeps that rule.
+     */
+    private int leadingTo(int k, int n) {
+        if (allInitials) {
+            return n;
+        }
+        int tk = evTask[k];
+        int[] ck = evClock[k];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            int t = wanted[i];
+            if (t == tk || t < ck.length && firstInV[t] != 0 && ck[t] >= firstInV[t]) {
+                wanted[m++] = t;
+            }
+        }
+        return m;
     }
 
     /** Adds the runnable ones of {@code tasks} to the node's backtrack set, or every runnable task if none is; within the bound. */

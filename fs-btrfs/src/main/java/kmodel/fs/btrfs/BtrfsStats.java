@@ -2,6 +2,7 @@ package kmodel.fs.btrfs;
 
 import java.util.Map;
 import java.util.TreeMap;
+import kmodel.kernel.sched.AuditExempt;
 
 /**
  * I/O counters of one btrfs mount, the btrfs sibling of the block module's {@code DiskStats}: the
@@ -10,6 +11,7 @@ import java.util.TreeMap;
  * deterministic runtime (one task at a time), never read by model code, so they add no scheduling
  * points.
  */
+@AuditExempt("counters only incremented by steps and read at the end of a run or by the simulation's report")
 public final class BtrfsStats {
     /** Bios passed to {@code submit_one_bio()}. */
     public long bios;

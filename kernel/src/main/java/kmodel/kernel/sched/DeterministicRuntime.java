@@ -127,10 +127,29 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
      * stable. Only with {@link #observe}.
      */
     private final IdentityHashMap<Object, Long> unnamed = new IdentityHashMap<>();
+    /**
+     * Names of values that carry their role in their value ({@link #namedByValue}: a
+     * {@code String}, a boxed number, an enum constant, a {@code Class}): by equality, so that the
+     * fresh {@code String} an execution builds for the same role gets the same name each time,
+     * and none of them counts against {@link #MAX_UNNAMED}.
+     */
+    private final java.util.HashMap<Object, Long> byValue = new java.util.HashMap<>();
+    /** The last name given in {@link #unnamed} or {@link #byValue}. */
+    private long lastUnnamed;
+    /** Executions run by this runtime, for the limit's report. */
+    private long executions;
+    /** The internal limit this execution hit, thrown by {@link #execute} once the execution is unwound. */
+    private ExplorationLimitException limitHit;
     /** Names of tasks, and of the task list itself (spawning appends to it: spawns never commute). */
     private static final long TASK_UID_BASE = -(1L << 40);
     private static final long TASK_LIST_UID = -(1L << 41);
-    private static final int MAX_UNNAMED = 4096;
+    /**
+     * How many objects without a {@link Footprinted} name a reducing search names by identity
+     * (kept across executions, so that names are stable): {@code -Dkmodel.maxUnnamed=N} changes it.
+     */
+    static final int MAX_UNNAMED = Integer.getInteger("kmodel.maxUnnamed", 4096);
+    /** The footprint audit's sink for this execution ({@link FieldAudit}), or null: only with {@link #observe}. */
+    private FieldAudit.Sink audit;
     /** The observing strategy stopped this execution as redundant (sleep-set blocked). */
     private boolean pruned;
 
@@ -247,8 +266,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         this.trace = tracing ? new ArrayList<>() : null;
         this.detail = tracing && everyPoint;
         this.observe = strategy.observesSteps();
+        this.audit = observe ? FieldAudit.sink() : null;
         this.pruned = false;
         this.footprintLen = 0;
+        this.limitHit = null;
+        executions++;
         tasks.clear();
         live.clear();
         if (timing != null) {
@@ -280,6 +302,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
             if (violation == null) {
                 running = true;
+                if (audit != null) {
+                    audit.beginExecution();
+                }
                 strategy.beginExecution();
                 Task first = pickNext(null);
                 if (first != null) {
@@ -308,6 +333,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             if (boundOver == null) {
                 Kernel.install(prev);
             }
+        }
+        if (limitHit != null) {
+            throw limitHit;
+        }
+        if (audit != null && audit.finding() != null) {
+            throw audit.finding();
         }
         List<TraceEvent> events = trace != null ? Collections.unmodifiableList(trace) : Collections.emptyList();
         return new ExecutionResult(violation, stepBound, steps, events, outcome, oops, pruned);
@@ -634,6 +665,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private Task pickNext(Task me) {
         if (observe && current != boot) {
             strategy.stepDone(current.id(), footprint, footprintLen);
+            if (audit != null) {
+                audit.stepDone(current, footprint, footprintLen);
+            }
         }
         int n = 0;
         for (int i = 0; i < live.size(); i++) {
@@ -702,17 +736,42 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         } else if (o instanceof Task) {
             return TASK_UID_BASE - ((Task) o).id();
         }
+        if (namedByValue(o)) {
+            Long name = byValue.get(o);
+            if (name == null) {
+                name = --lastUnnamed;
+                byValue.put(o, name);
+            }
+            return name;
+        }
         Long name = unnamed.get(o);
         if (name == null) {
             if (unnamed.size() >= MAX_UNNAMED) {
-                throw new IllegalStateException("partial-order reduction: more than " + MAX_UNNAMED
-                        + " objects without a Footprinted name were acted on (" + o.getClass().getName()
-                        + "): objects created in an execution must extend Footprinted");
+                limitHit = new ExplorationLimitException("internal limit reached: partial-order reduction names "
+                        + "objects that do not extend Footprinted by identity, and execution " + executions
+                        + " acted on the " + (MAX_UNNAMED + 1) + "th such object (a " + o.getClass().getName()
+                        + ", task " + current.name() + "); an object created anew in each execution gets a new "
+                        + "name each time, which also hides it from the sleep sets: make its class extend "
+                        + "kmodel.kernel.sched.Footprinted (named by its creator and creation order), or name "
+                        + "a value that stands for its role (a String, a boxed number, an enum constant: named "
+                        + "by equality), or check with --reduction none; -Dkmodel.maxUnnamed=N raises the limit "
+                        + "(now " + MAX_UNNAMED + ")");
+                throw limitHit;
             }
-            name = (long) -(unnamed.size() + 1);
+            name = --lastUnnamed;
             unnamed.put(o, name);
         }
         return name;
+    }
+
+    /**
+     * Whether {@code o} is a value whose equality names its role ({@link #byValue}): immutable
+     * JDK value classes only, whose {@code equals} cannot reach model code.
+     */
+    private static boolean namedByValue(Object o) {
+        return o instanceof String || o instanceof Integer || o instanceof Long || o instanceof Short
+                || o instanceof Byte || o instanceof Character || o instanceof Boolean || o instanceof Enum
+                || o instanceof Class;
     }
 
     @Override
@@ -721,6 +780,14 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             return;
         }
         accessUid(uidOf(o) << 2 | WRITE);
+    }
+
+    @Override
+    public void accessRead(Object o) {
+        if (!observe || !running || o == null) {
+            return;
+        }
+        accessUid(uidOf(o) << 2 | READ);
     }
 
     /** Adds an entry ({@code uid << 2 | kind}) to the footprint; a write or acquire replaces a read. */

@@ -105,6 +105,13 @@ public interface Runtime {
     default void access(Object o) {
     }
 
+    /**
+     * {@link #access} for a step that only reads {@code o}: a read commutes with another read of
+     * {@code o}, not with a write (or an {@link #access}). Free unless a reducing strategy runs.
+     */
+    default void accessRead(Object o) {
+    }
+
     /** A name for a new {@link Footprinted} object; 0 unless a reducing strategy runs. */
     default long newUid() {
         return 0;

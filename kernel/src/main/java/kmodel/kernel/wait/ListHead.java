@@ -2,6 +2,7 @@ package kmodel.kernel.wait;
 
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
+import kmodel.kernel.sched.Footprinted;
 
 /**
  * include/linux/list.h: {@code struct list_head}, circular and doubly linked. Plain list
@@ -28,19 +29,37 @@ public final class ListHead {
 
     ListHead next = this;
     ListHead prev = this;
+    /**
+     * {@code next == this && prev == this}, kept up to date by every change of the links
+     * ({@link #relinked}): what the lockless readers decide on ({@code list_empty_careful()} of an
+     * entry, {@code waitqueue_active()} of a head). A neighbour joining or leaving the queue
+     * rewrites an entry's links but not this, so only a change of it is a footprint of the
+     * entry (or the queue), and the reduction does not order the owner's lockless test against
+     * every neighbour's arrival, which commutes with it.
+     */
+    private boolean selfLinked = true;
     /** The entry this node is embedded in, or null for a list head. */
     final WaitQueueEntry owner;
+    /** What a step that rewrites this node's links reports: its entry, or the queue whose head it is; null: nothing. */
+    private final Footprinted holder;
     /** A name for corruption reports when {@link #owner} is null (a list head). */
     private final String label;
 
     ListHead(WaitQueueEntry owner) {
         this.owner = owner;
+        this.holder = owner;
         this.label = null;
     }
 
     /** A list head named {@code label} in reports. */
     ListHead(String label) {
+        this(label, null);
+    }
+
+    /** The head of {@code queue}'s list, named {@code label} in reports. */
+    ListHead(String label, Footprinted queue) {
         this.owner = null;
+        this.holder = queue;
         this.label = label;
     }
 
@@ -53,6 +72,16 @@ public final class ListHead {
     void init() {
         next = this;
         prev = this;
+        relinked();
+    }
+
+    /**
+     * {@code next == this && prev == this}, without a scheduling point: the lockless readers'
+     * test ({@link Wait#listEmptyCareful}, {@link Wait#waitqueueActive}), which report this
+     * node's entry or queue themselves.
+     */
+    boolean selfLinked() {
+        return selfLinked;
     }
 
     /**
@@ -112,6 +141,9 @@ public final class ListHead {
         n.next = next;
         n.prev = prev;
         prev.next = n;
+        n.relinked();
+        prev.relinked();
+        next.relinked();
     }
 
     /** include/linux/list.h: {@code list_add()}: after {@code head}. */
@@ -129,6 +161,8 @@ public final class ListHead {
         listDelEntryValid(this);
         prev.next = next;
         next.prev = prev;
+        prev.relinked();
+        next.relinked();
     }
 
     /** include/linux/list.h: {@code list_del()}: unlink and poison the links. */
@@ -136,12 +170,31 @@ public final class ListHead {
         delEntry();
         next = LIST_POISON1;
         prev = LIST_POISON2;
+        relinked();
     }
 
     /** include/linux/list.h: {@code list_del_init()}. */
     void delInit() {
         delEntry();
         init();
+    }
+
+    /**
+     * The links of this node were just written: if that changed {@link #selfLinked}, the step
+     * reports the node's entry, or the queue whose head it is. The list is written under its
+     * lock, but read without it: an entry's owner tests its own node
+     * ({@link Wait#listEmptyCareful}) and {@link Wait#waitqueueActive} peeks at the head, which a
+     * step inside the lock holder's critical section (not the one that took the lock) may change
+     * (the footprint audit found both reads unordered with the writes).
+     */
+    void relinked() {
+        boolean s = next == this && prev == this;
+        if (s != selfLinked) {
+            if (holder != null) {
+                Kernel.access(holder);
+            }
+            selfLinked = s;
+        }
     }
 
     @Override

@@ -119,7 +119,8 @@ public final class Wait {
     public static boolean waitqueueActive(WaitQueueHead wqHead) {
         // The list is written under wqHead->lock: the peek reads what the lock protects.
         Kernel.rt().pointRead("waitqueue_active", wqHead.lock);
-        return !wqHead.head.empty();
+        Kernel.accessRead(wqHead); // the head's links, which the lock holder may change in a later step
+        return !wqHead.head.selfLinked();
     }
 
     /**
@@ -129,9 +130,9 @@ public final class Wait {
     public static boolean listEmptyCareful(WaitQueueEntry wqEntry) {
         Kernel.rt().point("list_empty_careful", wqEntry);
         wqEntry.touch();
-        ListHead e = wqEntry.entry;
-        ListHead next = e.next;
-        return next == e && next == e.prev;
+        // next == e && next == e->prev, kept by the list itself (ListHead#selfLinked): a neighbour
+        // joining or leaving rewrites e's links but never this
+        return wqEntry.entry.selfLinked();
     }
 
     /**
@@ -146,6 +147,7 @@ public final class Wait {
         e.delEntry();
         e.prev = e;
         e.next = e;
+        e.relinked();
     }
 
     // ------------------------------------------------------------------ sleeping

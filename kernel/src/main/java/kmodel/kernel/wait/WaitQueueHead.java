@@ -25,10 +25,11 @@ public final class WaitQueueHead extends Footprinted {
     static final int PEEK_LIMIT = 1 << 16;
 
     /** include/linux/wait.h: {@code init_waitqueue_head()}. */
+    @SuppressWarnings("this-escape") // the head node names its queue in footprints; it only stores it
     public WaitQueueHead(String name) {
         this.name = name;
         this.lock = new Spinlock(name + ".lock");
-        this.head = new ListHead(name + ".head");
+        this.head = new ListHead(name + ".head", this);
     }
 
     /** Number of queued entries, without a scheduling point (checks and reports only). */

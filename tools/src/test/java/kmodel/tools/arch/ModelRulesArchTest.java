@@ -55,7 +55,8 @@ import org.junit.jupiter.api.Test;
  * So are the static fields through which model code reaches the runtime of the current execution:
  * {@code Kernel.rt}, which the runtime sets at the start of every execution, and
  * {@code Kernel.sole}, the one runtime bound to its own threads while there is only one (runtimes
- * that run side by side bind their threads through a final {@code ThreadLocal}).
+ * that run side by side bind their threads through a final {@code ThreadLocal}); and
+ * {@code FieldAudit.sink}, set only by the footprint audit inside its own class loader.
  *
  * <p>The free-running harnesses ({@code kmodel.verification.harness}) run under Java PathFinder,
  * and with them everything they load: {@code Scenario} and {@code ScenarioSet}
@@ -98,7 +99,7 @@ class ModelRulesArchTest {
 
     /** Static fields the runtime sets for each execution: how model code finds the current runtime. */
     static final Set<String> RUNTIME_INSTALLATION_POINTS = Set.of("kmodel.kernel.Kernel.rt",
-            "kmodel.kernel.Kernel.sole");
+            "kmodel.kernel.Kernel.sole", "kmodel.kernel.sched.FieldAudit.sink");
 
     /** One rule of the subset, applicable to any set of classes (the model, or a canary). */
     private static final class Rule {

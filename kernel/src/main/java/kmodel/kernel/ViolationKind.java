@@ -47,6 +47,8 @@ public enum ViolationKind {
      * a {@code Violation} thrown by model code or by the runtime's own spinlock and schedule checks).
      */
     BUG_ON("bug-on"),
+    /** A plain access raced with a conflicting access not ordered by happens-before (KCSAN). */
+    DATA_RACE("data-race"),
     /**
      * The model crashed: a task threw a Java exception that is not a {@code Violation} (a null
      * dereference, an index out of bounds, a failed Java {@code assert}). The message names the

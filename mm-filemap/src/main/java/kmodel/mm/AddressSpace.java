@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import kmodel.kernel.atomic.FlagsWord;
+import kmodel.kernel.atomic.Plain;
 import kmodel.kernel.locking.Spinlock;
 
 /**
@@ -26,8 +27,11 @@ public final class AddressSpace {
     public final Spinlock iPagesLock;
     /** {@code i_pages}: index to page; protected by {@link #iPagesLock}. */
     final TreeMap<Long, Page> iPages = new TreeMap<>();
-    /** {@code nrpages}; protected by {@link #iPagesLock}. */
-    long nrpages;
+    /**
+     * {@code nrpages}; protected by {@link #iPagesLock}. Plain accesses, as in the kernel, so they
+     * are checked for data races ({@code data-race}): every model access holds the lock.
+     */
+    final Plain<Long> nrpages = new Plain<>("mapping->nrpages", 0L);
     /**
      * The xarray marks of {@code i_pages} (include/linux/fs.h): {@code PAGECACHE_TAG_DIRTY},
      * {@code PAGECACHE_TAG_WRITEBACK}, {@code PAGECACHE_TAG_TOWRITE}, as the sets of indexes that
@@ -87,9 +91,14 @@ public final class AddressSpace {
         return iPages.get(index);
     }
 
-    /** {@code mapping->nrpages}, without a scheduling point. */
+    /** {@code mapping->nrpages} for an observer (a test, a check): not a kernel access, not checked for races. */
     public long peekNrpages() {
-        return nrpages;
+        return nrpages.racy();
+    }
+
+    /** {@code mapping->nrpages}: a plain read by kernel code (checked for data races). */
+    public long nrpages() {
+        return nrpages.get();
     }
 
     /** include/linux/fs.h: {@code PAGECACHE_TAG_DIRTY} ({@code XA_MARK_0}). */

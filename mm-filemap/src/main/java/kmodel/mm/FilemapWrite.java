@@ -142,7 +142,7 @@ public final class FilemapWrite {
     /** mm/filemap.c: {@code mapping_needs_writeback()} (v5.10, no DAX): {@code mapping->nrpages}. */
     static boolean mappingNeedsWriteback(AddressSpace mapping) {
         kmodel.kernel.locking.Spinlock.spinLockIrq(mapping.iPagesLock);
-        boolean any = mapping.nrpages != 0;
+        boolean any = mapping.nrpages.get() != 0;
         kmodel.kernel.locking.Spinlock.spinUnlockIrq(mapping.iPagesLock);
         return any;
     }

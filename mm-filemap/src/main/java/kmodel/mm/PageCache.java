@@ -55,7 +55,7 @@ public final class PageCache {
         boolean exists = mapping.iPages.containsKey(offset);
         if (!exists) {
             mapping.iPages.put(offset, page);
-            mapping.nrpages++;
+            mapping.nrpages.set(mapping.nrpages.get() + 1);
         }
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         if (exists) {
@@ -274,7 +274,7 @@ public final class PageCache {
         Page cur = mapping.iPages.get(page.index);
         PageFlags.VM_BUG_ON_PAGE(cur != page, page, "page not in its mapping");
         mapping.iPages.remove(page.index);
-        mapping.nrpages--;
+        mapping.nrpages.set(mapping.nrpages.get() - 1);
         clearTags(mapping, page.index);
         page.mapping = null;
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
@@ -300,7 +300,7 @@ public final class PageCache {
         Page cur = mapping.iPages.get(page.index);
         PageFlags.VM_BUG_ON_PAGE(cur != page, page, "page not in its mapping");
         mapping.iPages.remove(page.index);
-        mapping.nrpages--;
+        mapping.nrpages.set(mapping.nrpages.get() - 1);
         clearTags(mapping, page.index);
         page.mapping = null;
         Kernel.event("__delete_from_page_cache(%s)", page);
@@ -327,8 +327,8 @@ public final class PageCache {
                 Kernel.fail(ViolationKind.DOUBLE_RELEASE, "cached page " + p.describe() + " has no reference");
             }
         }
-        if (n != mapping.nrpages) {
-            Kernel.fail(ViolationKind.BUG_ON, mapping + ": nrpages " + mapping.nrpages + " but " + n + " pages cached");
+        if (n != mapping.peekNrpages()) {
+            Kernel.fail(ViolationKind.BUG_ON, mapping + ": nrpages " + mapping.peekNrpages() + " but " + n + " pages cached");
         }
     }
 

@@ -112,7 +112,7 @@ public final class Truncate {
         long index;
 
         Spinlock.spinLockIrq(mapping.iPagesLock);
-        boolean empty = mapping.nrpages == 0;
+        boolean empty = mapping.nrpages.get() == 0;
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         if (empty) {
             return;
@@ -351,7 +351,7 @@ public final class Truncate {
         int ret2;
 
         Spinlock.spinLockIrq(mapping.iPagesLock);
-        boolean empty = mapping.nrpages == 0;
+        boolean empty = mapping.nrpages.get() == 0;
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         if (empty) {
             return 0;

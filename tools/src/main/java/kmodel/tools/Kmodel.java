@@ -15,7 +15,7 @@ import picocli.CommandLine;
 /**
  * The {@code kmodel} command line: {@code check}, {@code merge}, {@code replay}, {@code swarm},
  * {@code bench}, {@code bugs}, {@code scenarios}, {@code options}, {@code fio}, {@code xfs_io},
- * {@code reproduce}, {@code xref}.
+ * {@code reproduce}, {@code xref}, {@code litmus}.
  *
  * <p>Exit codes: 0 all checks passed, clean and complete (or a listing), 1 a violation was found
  * (check, merge, replay), 2 bad usage (unknown option, command, scenario, bug or Kconfig option; a
@@ -45,6 +45,7 @@ import picocli.CommandLine;
             FioCommand.class,
             XfsIoCommand.class,
             XrefCommand.class,
+            LitmusCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

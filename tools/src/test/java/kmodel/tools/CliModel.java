@@ -130,6 +130,7 @@ final class CliModel {
                 scratch = Files.createTempDirectory("kmodel-cli-fuzz");
                 scratch.toFile().deleteOnExit();
                 Files.write(scratch.resolve("job.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
+                Files.copy(Path.of(LitmusCliTest.suite("SB+mbs.litmus").toString()), scratch.resolve("sb.litmus"));
                 // merge-I.json: the shards a valid merge reads, under names no fuzzed value writes
                 for (int i = 0; i < 2; i++) {
                     CliRun r = CliRun.kmodel("check", "--scenario", "textbook-waitqueue", "--bug",
@@ -210,6 +211,9 @@ final class CliModel {
         }
         if (in.command.equals("xfs_io") && label.equals("FILE")) {
             return List.of("foo", "/mnt/btrfs/foo", "");
+        }
+        if (in.command.equals("litmus") && label.equals("FILE")) {
+            return List.of("sb.litmus", "absent.litmus", "job.fio");
         }
         if (isPath(in)) {
             return FILE_NAMES;
@@ -358,6 +362,7 @@ final class CliModel {
             case "xfs_io":
             case "xref":
             case "reproduce": // its simulations do not run (validateOnly), see factory()
+            case "litmus": // litmus tests of a few states; --max-states bounds any other
                 return List.of();
             case "check":
                 switch (f) {
@@ -424,6 +429,8 @@ final class CliModel {
                 return List.of("-c", "pread 0 4k", "foo");
             case "xref":
                 return List.of("wake_page_function");
+            case "litmus":
+                return List.of(LitmusCliTest.suite("SB+mbs.litmus").toString());
             default:
                 return List.of();
         }
@@ -447,7 +454,8 @@ final class CliModel {
         }
         for (String w : caseWords) {
             String v = w.startsWith(in.name + "=") ? w.substring(in.name.length() + 1) : w;
-            if (v.matches("[0-9]{1,18}") && Long.parseLong(v) > cap) {
+            // any run of digits: 19 digits (still a long) or more is above every cap, too
+            if (v.matches("[0-9]+") && (v.length() > 18 || Long.parseLong(v) > cap)) {
                 return true;
             }
         }

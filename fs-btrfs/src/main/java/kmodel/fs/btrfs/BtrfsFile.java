@@ -139,7 +139,7 @@ public final class BtrfsFile {
      */
     private static boolean mappingHasPages(AddressSpace mapping) {
         Spinlock.spinLockIrq(mapping.iPagesLock);
-        boolean any = mapping.peekNrpages() != 0;
+        boolean any = mapping.nrpages() != 0;
         Spinlock.spinUnlockIrq(mapping.iPagesLock);
         return any;
     }

@@ -51,6 +51,22 @@ public final class Lifetimes extends Footprinted {
     private Runtime recorder;
 
     /** A tracker for one execution of the deterministic runtime: one list, one task at a time. */
+    /** This execution's happens-before for data races, made when first asked for. */
+    private kmodel.kernel.race.HappensBefore happensBefore;
+
+    /** This execution's happens-before (data races; see {@code kmodel.kernel.race}). */
+    public kmodel.kernel.race.HappensBefore happensBefore() {
+        if (happensBefore == null) {
+            happensBefore = new kmodel.kernel.race.HappensBefore();
+        }
+        return happensBefore;
+    }
+
+    /** This execution's happens-before if a plain access has asked for it, else null. */
+    public kmodel.kernel.race.HappensBefore happensBeforeIfAny() {
+        return happensBefore;
+    }
+
     public Lifetimes() {
         this(false);
     }

@@ -35,6 +35,14 @@ public final class Spinlock extends Footprinted implements LockHolders {
 
     /** Runtime use only: records the new holder (null on release). */
     public void acquiredBy(Task t) {
+        kmodel.kernel.race.HappensBefore hb = kmodel.kernel.race.HappensBefore.ifAny();
+        if (hb != null) {
+            if (t == null) {
+                hb.release(owner, this);
+            } else {
+                hb.acquire(t, this);
+            }
+        }
         owner = t;
     }
 

@@ -1,0 +1,126 @@
+package kmodel.explorer.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import java.util.TreeSet;
+import kmodel.explorer.ModelCheck;
+import kmodel.explorer.TestTarget;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
+import kmodel.kernel.atomic.Plain;
+import kmodel.kernel.atomic.Shared;
+import kmodel.kernel.locking.Spinlock;
+import kmodel.kernel.sched.DeterministicRuntime;
+import kmodel.kernel.sched.ExecutionResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code data-race}: a plain access ({@link Plain}) that conflicts with another not ordered by
+ * happens-before is found under the sequentially consistent search, whatever the interleaving;
+ * the same accesses under their lock are not a race; a lock that is not the same lock does not
+ * order them; the boot task (setup, end checks) is ordered with every task.
+ */
+class DataRaceTest {
+    static final class World {
+        final Spinlock lock = new Spinlock("nr_lock");
+        final Spinlock other = new Spinlock("other_lock");
+        final Plain<Integer> nr = new Plain<>("nr", 0);
+        final Shared<Integer> flag = new Shared<>("flag", 0);
+
+        /** {@code nr++} with no lock: the deliberately unmarked racing access. */
+        void unlocked() {
+            flag.writeOnce(1);
+            nr.set(nr.get() + 1);
+        }
+
+        /** {@code spin_lock(); nr++; spin_unlock();} */
+        void locked() {
+            Spinlock.spinLock(lock);
+            nr.set(nr.get() + 1);
+            Spinlock.spinUnlock(lock);
+        }
+
+        /** {@code nr++} under a lock the other task does not take. */
+        void wrongLock() {
+            Spinlock.spinLock(other);
+            nr.set(nr.get() + 1);
+            Spinlock.spinUnlock(other);
+        }
+
+        /** A read under the lock (a writer elsewhere holds it too). */
+        void lockedRead() {
+            Spinlock.spinLock(lock);
+            nr.get();
+            Spinlock.spinUnlock(lock);
+        }
+    }
+
+    interface Body {
+        void run(World w);
+    }
+
+    static TestTarget<World> scenario(String name, Body a, Body b) {
+        return TestTarget.<World>named(name, "two tasks and one plain counter")
+                .setup(() -> {
+                    World w = new World();
+                    w.nr.set(5); // the boot task: ordered before every task
+                    return w;
+                })
+                .tasks((w, sc) -> {
+                    sc.task("t1", () -> a.run(w));
+                    sc.task("t2", () -> b.run(w));
+                })
+                .outcome(w -> "nr=" + w.nr.get())
+                .build();
+    }
+
+    private static Set<String> outcomes(TestTarget<World> s, ExplorationStrategy strategy) {
+        return DeterministicRuntime.callOnRuntimeThread(() -> {
+            Set<String> out = new TreeSet<>();
+            try (DeterministicRuntime rt = new DeterministicRuntime()) {
+                do {
+                    ExecutionResult r = rt.execute(s.program(), strategy, Kconfig.defaults(), ModelCheck.DEFAULT_STEPS,
+                            false, false);
+                    if (!r.pruned()) {
+                        out.add(r.violation() != null ? r.violation().kind().label() + ": " + r.violation().getMessage()
+                                : r.outcome());
+                    }
+                } while (strategy.advance());
+            }
+            return out;
+        });
+    }
+
+    private static void assertAllRaces(Set<String> out) {
+        assertTrue(!out.isEmpty());
+        for (String o : out) {
+            assertTrue(o.startsWith(ViolationKind.DATA_RACE.label() + ": BUG: KCSAN: data-race in "), o);
+            assertTrue(o.contains(" by task t1") && o.contains(" by task t2"), o);
+            assertTrue(o.contains("not ordered by happens-before"), o);
+        }
+    }
+
+    @Test
+    void anUnmarkedRacingAccessIsFound() {
+        TestTarget<World> s = scenario("racy-counter", World::unlocked, World::unlocked);
+        assertAllRaces(outcomes(s, new DfsStrategy(Integer.MAX_VALUE)));
+        assertAllRaces(outcomes(s, new DporStrategy()));
+    }
+
+    @Test
+    void theSameAccessUnderItsLockIsNot() {
+        TestTarget<World> s = scenario("locked-counter", World::locked, World::locked);
+        assertEquals(Set.of("nr=7"), outcomes(s, new DfsStrategy(Integer.MAX_VALUE)));
+        assertEquals(Set.of("nr=7"), outcomes(s, new DporStrategy()));
+        assertEquals(Set.of("nr=6"), outcomes(scenario("locked-read", World::locked, World::lockedRead),
+                new DfsStrategy(Integer.MAX_VALUE)));
+    }
+
+    @Test
+    void anotherLockDoesNotOrderIt() {
+        assertAllRaces(outcomes(scenario("wrong-lock", World::locked, World::wrongLock), new DfsStrategy(Integer.MAX_VALUE)));
+        assertAllRaces(outcomes(scenario("half-locked", World::locked, World::unlocked), new DporStrategy()));
+    }
+}

@@ -1,0 +1,52 @@
+package kmodel.kernel.atomic;
+
+import kmodel.kernel.race.HappensBefore;
+
+/**
+ * A field the kernel reads and writes with plain C accesses (no {@code READ_ONCE}, no atomics),
+ * relying on a lock or on being the sole owner. Not a scheduling point. Each access is checked for
+ * data races ({@code data-race}): a plain access that conflicts with another (one a write) not
+ * ordered with it by happens-before ({@link HappensBefore}). A read the kernel does without the
+ * lock on purpose, knowing it may race, is {@link #racy()} (the kernel's {@code data_race()}
+ * annotation, or a racy read KCSAN would report), and is not checked.
+ *
+ * @param <T> the value type
+ */
+public final class Plain<T> {
+    private final String name;
+    private T value;
+    private final HappensBefore.History history = new HappensBefore.History();
+
+    public Plain(String name, T initial) {
+        this.name = name;
+        this.value = initial;
+    }
+
+    /** A plain read ({@code x}). */
+    public T get() {
+        HappensBefore hb = HappensBefore.current();
+        if (hb != null) {
+            hb.access(history, name, false);
+        }
+        return value;
+    }
+
+    /** A plain write ({@code x = v}). */
+    public void set(T v) {
+        HappensBefore hb = HappensBefore.current();
+        if (hb != null) {
+            hb.access(history, name, true);
+        }
+        value = v;
+    }
+
+    /** include/linux/compiler.h: {@code data_race(x)}: a read that may race on purpose, not checked. */
+    public T racy() {
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -70,12 +70,13 @@ public final class SwarmScenarios {
     /**
      * The scenario named {@code name} ({@code swarm:<recipe>}), or null when the name has no
      * {@code swarm:} prefix; IllegalArgumentException with a one-line message for a bad recipe.
+     * The recipe may be of any swarm ({@link SwarmWorlds}).
      */
     public static Scenario<?> fromName(String name) {
         if (!name.startsWith(PREFIX)) {
             return null;
         }
-        return scenario(SwarmRecipe.parse(name.substring(PREFIX.length())));
+        return SwarmWorlds.scenario(name.substring(PREFIX.length()));
     }
 
     /** One execution's world: the read world plus the recipe's page states and each task's locks. */

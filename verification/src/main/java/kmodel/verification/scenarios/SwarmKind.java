@@ -33,6 +33,11 @@ public abstract class SwarmKind {
             return new Field(name, min, max, null, false);
         }
 
+        /** A string of 1-{@code max} letters, each one of {@code letters}. */
+        static Field letters(String name, String letters, int max) {
+            return new Field(name, 1, max, Arrays.asList(letters), false);
+        }
+
         static Field word(String name, String... words) {
             return new Field(name, 0, 0, Arrays.asList(words), false);
         }
@@ -44,6 +49,20 @@ public abstract class SwarmKind {
 
         /** The value if it has this field's shape (ranges of lists are the kind's to check), else a one-line error. */
         String check(String v) {
+            if (words != null && min == 1) {
+                String letters = words.get(0);
+                if (v.isEmpty() || v.length() > max) {
+                    throw KindRecipe.bad(name + " must be 1-" + max + " letters of " + letters + ", got '"
+                            + SwarmRecipe.abbreviate(v) + "'");
+                }
+                for (int i = 0; i < v.length(); i++) {
+                    if (letters.indexOf(v.charAt(i)) < 0) {
+                        throw KindRecipe.bad(name + " must be 1-" + max + " letters of " + letters + ", got '"
+                                + SwarmRecipe.abbreviate(v) + "'");
+                    }
+                }
+                return v;
+            }
             if (words != null) {
                 if (!words.contains(v)) {
                     throw KindRecipe.bad(name + " must be one of " + String.join("|", words) + ", got '"

@@ -79,7 +79,8 @@ final class SwarmCommand implements Callable<Integer> {
     int preemptions;
 
     @Option(names = "--executions", paramLabel = "N",
-            description = "Execution budget per recipe (default: " + SwarmCheck.DEFAULT_BUDGET + ").")
+            description = "Execution budget per recipe (default: " + SwarmCheck.DEFAULT_BUDGET + " for page recipes, "
+                    + "10000 for btrfs and write, 2000 for uring).")
     Long executions;
 
     @Option(names = "--steps", paramLabel = "N", defaultValue = "" + ModelCheck.DEFAULT_STEPS,

@@ -29,6 +29,8 @@ public final class SwarmCheck {
     private final int count;
     private int preemptions = ModelCheck.DEFAULT_PREEMPTIONS;
     private long budget = DEFAULT_BUDGET;
+    /** Whether {@link #executions} was called; if not, each swarm's own default budget applies ({@link SwarmWorlds#defaultBudget}). */
+    private boolean budgetSet;
     private long steps = ModelCheck.DEFAULT_STEPS;
     private Kconfig config = Kconfig.defaults();
     private boolean verbose;
@@ -83,9 +85,10 @@ public final class SwarmCheck {
         return this;
     }
 
-    /** Execution budget per recipe (default {@link #DEFAULT_BUDGET}). */
+    /** Execution budget per recipe (default: {@link SwarmWorlds#defaultBudget}, {@link #DEFAULT_BUDGET} for the page swarm). */
     public SwarmCheck executions(long n) {
         this.budget = n;
+        this.budgetSet = true;
         return this;
     }
 
@@ -171,7 +174,8 @@ public final class SwarmCheck {
 
     /** Checks one recipe of any swarm with this run's bound, budget and configuration. */
     public CheckResult check(String text) {
-        return ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(preemptions).executions(budget)
+        long b = budgetSet ? budget : SwarmWorlds.defaultBudget(SwarmWorlds.worldOf(text));
+        return ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(preemptions).executions(b)
                 .steps(steps).config(config).verbose(verbose).run();
     }
 

@@ -131,6 +131,14 @@ final class BtrfsSwarm extends SwarmKind {
                 i = j - 1;
             }
         }
+        if (layout.indexOf('s') >= 0 && r.num("rp") != 3) {
+            /*
+             * Seed 000's loops (BTRFS_READPAGES 0-2) have no prev_em_start: a shared compressed
+             * extent read after its source in one bio reads zeros (005efedf2c7d, fixed in v4.14;
+             * btrfs-compressed-shared). A known failure of those forms, not drawn.
+             */
+            throw KindRecipe.bad("layout with 's' needs rp=3 (seed 000's loops corrupt shared compressed extents, 005efedf2c7d)");
+        }
         for (int t = 0; t < r.tasks().size(); t++) {
             boolean reading = false;
             for (KindRecipe.Op op : r.tasks().get(t)) {
@@ -190,7 +198,7 @@ final class BtrfsSwarm extends SwarmKind {
             }
         }
         int ra = rnd.nextInt(3) == 0 ? 0 : pages;
-        int rp = rnd.nextInt(4);
+        int rp = lay.indexOf('s') >= 0 ? 3 : rnd.nextInt(4);
         int allocfail = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : 0;
         int maps = punch ? 1 : rnd.nextInt(4) == 0 ? 1 : 0;
         int nTasks = 1 + rnd.nextInt(2);

@@ -98,6 +98,11 @@ public abstract class SwarmKind {
         }
     }
 
+    /** Default execution budget of one recipe (see {@link SwarmWorlds#defaultBudget}). */
+    long defaultBudget() {
+        return 10_000;
+    }
+
     /** The kind's word, first in its recipes' text. */
     public abstract String name();
 

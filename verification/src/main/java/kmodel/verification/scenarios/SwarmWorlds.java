@@ -53,6 +53,16 @@ public final class SwarmWorlds {
         return k.generate(seed).toString();
     }
 
+    /**
+     * The default execution budget of one recipe of swarm {@code world}: 100,000 for the page
+     * swarm; less for the others, whose worlds are larger (a ring brings its io-wq, a btrfs volume
+     * its devices), so that the default {@code ./kmodel swarm} of 20 recipes stays within minutes.
+     */
+    public static long defaultBudget(String world) {
+        SwarmKind k = kind(world);
+        return k == null ? 100_000 : k.defaultBudget();
+    }
+
     /** The swarm a recipe text belongs to: its first word if that is a kind, else {@code page}. */
     public static String worldOf(String text) {
         String t = text == null ? "" : text.strip();

@@ -69,6 +69,12 @@ final class UringSwarm extends SwarmKind {
         return "uring";
     }
 
+    /** 2,000: a ring's world runs at a few hundred executions a second on these machines. */
+    @Override
+    long defaultBudget() {
+        return 2_000;
+    }
+
     @Override
     List<Field> fields() {
         return Arrays.asList(Field.word("file", "bdev", "btrfs"), Field.word("dev", "nowait", "nonowait", "again"),

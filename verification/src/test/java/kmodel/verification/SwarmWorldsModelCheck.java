@@ -1,0 +1,142 @@
+package kmodel.verification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import kmodel.explorer.CheckResult;
+import kmodel.explorer.ModelCheck;
+import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
+import kmodel.verification.catalog.BugCatalog;
+import kmodel.verification.catalog.CatalogBug;
+import kmodel.verification.scenarios.SwarmScenarios;
+import kmodel.verification.scenarios.SwarmWorlds;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each subsystem swarm finds catalog bugs of its subsystem from random recipes without being
+ * told which: recipes {@code 0..N-1} of the swarm's generator (seed 1, the recipe seeds
+ * {@link SwarmCheck} uses) are checked in order with the bug switched in (exhaustive, bounded
+ * DPOR at preemption bound {@code PREEMPTIONS}, {@code BUDGET} executions per recipe) until one
+ * fails; it must fail with the kind the catalog names, within {@code N} recipes; the same recipe
+ * without the bug must not fail within the same budget (so the bug, not the recipe, is found);
+ * and the violation's replay token names the recipe ({@code swarm:<recipe>}).
+ *
+ * <p>Strength: sampled recipes (the first ones of seed 1), bounded search; a pass says these
+ * recipes expose these bugs at this bound, not that the swarm finds every bug. The default test
+ * runs one bug per swarm (each found in its swarm's first recipes); the {@code full} tier runs
+ * at least three per swarm.
+ */
+class SwarmWorldsModelCheck {
+    private static final long SEED = 1;
+    private static final int PREEMPTIONS = 2;
+
+    /** What one hunt found. */
+    record Found(int index, String recipe, CheckResult result) {
+    }
+
+    /**
+     * Checks recipes {@code 0..maxRecipes-1} of swarm {@code world} with {@code bug} switched in;
+     * returns the first failing one (asserting the catalog's kind, and that the recipe passes
+     * without the bug), or fails the test.
+     */
+    static Found hunt(String world, String bug, int maxRecipes, int preemptions, long budget) {
+        CatalogBug cb = BugCatalog.find(bug);
+        assertNotNull(cb, bug);
+        Kconfig with = KconfigTable.build(List.of(), List.of(bug));
+        SwarmCheck swarm = SwarmCheck.of(SEED, maxRecipes).worlds(List.of(world)).preemptions(preemptions)
+                .executions(budget).config(with);
+        for (int i = 0; i < maxRecipes; i++) {
+            String text = SwarmCheck.recipeText(SEED, i, List.of(world));
+            assertEquals(world, SwarmWorlds.worldOf(text));
+            CheckResult r = swarm.check(text);
+            if (r.violation() == null) {
+                continue;
+            }
+            assertEquals(cb.kind(), r.kind(), () -> bug + " on recipe #" + " " + text + ": " + r.violation().summary());
+            assertEquals(SwarmScenarios.PREFIX + text, r.scenario());
+            ModelCheck.Replay replay = ModelCheck.replay(r.token(), ScenarioRegistry.everything(), false);
+            assertEquals(SwarmScenarios.PREFIX + text, replay.token().scenario(), "the token names the recipe");
+            assertEquals(cb.kind(), replay.violation().kind(), "the token replays the violation");
+            CheckResult without = ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(preemptions)
+                    .executions(budget).config(cb.impliedSettings(Kconfig.defaults())).run();
+            assertNull(without.violation(), () -> "recipe #" + " " + text + " fails without " + bug + ": "
+                    + without.violation().summary());
+            return new Found(i, text, r);
+        }
+        throw new AssertionError(world + " swarm did not find " + bug + " in " + maxRecipes + " recipes (bound "
+                + preemptions + ", " + budget + " executions each)");
+    }
+
+    @Test
+    void eachSwarmFindsABugOfItsSubsystemInItsFirstRecipes() {
+        assertTrue(hunt("write", "end-page-writeback-no-wake", 2, PREEMPTIONS, 1000).index() < 2);
+        assertTrue(hunt("btrfs", "btrfs-readpage-error-keeps-lock", 8, PREEMPTIONS, 600).index() < 8);
+        assertTrue(hunt("uring", "uring-no-req-ref", 2, 1, 300).index() < 2);
+    }
+
+    /**
+     * The shrinker: a failing write recipe shrinks to a strictly smaller well-formed recipe that
+     * fails with the same kind; with a check that never fails (a deliberate break) nothing shrinks.
+     */
+    @Test
+    void aFailingRecipeShrinksToASmallerOneFailingTheSameWay() {
+        Found f = hunt("write", "end-page-writeback-no-wake", 2, PREEMPTIONS, 1000);
+        SwarmCheck swarm = SwarmCheck.of(SEED, 1).preemptions(PREEMPTIONS).executions(1000)
+                .config(KconfigTable.build(List.of(), List.of("end-page-writeback-no-wake")));
+        SwarmShrink.Result s = SwarmShrink.shrink(f.recipe(), f.result(), swarm::check, 200);
+        assertTrue(s.recipe.length() < f.recipe().length(), s.recipe);
+        assertEquals(f.result().kind(), s.result.kind());
+        assertEquals(s.recipe, SwarmWorlds.canonical(s.recipe));
+        assertEquals(SwarmScenarios.PREFIX + s.recipe, s.result.scenario());
+        for (String c : SwarmShrink.candidates(s.recipe)) {
+            try {
+                String canon = SwarmWorlds.canonical(c);
+                assertNull(swarm.check(canon).violation() != null && swarm.check(canon).kind() == s.result.kind()
+                        ? canon : null, "a smaller candidate still fails: not a local minimum");
+            } catch (IllegalArgumentException notWellFormed) {
+                /* not a recipe */
+            }
+        }
+        SwarmShrink.Result none = SwarmShrink.shrink(f.recipe(), f.result(),
+                text -> ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(0).executions(1).run(), 50);
+        assertEquals(SwarmWorlds.canonical(f.recipe()), none.recipe, "a check that never fails shrinks nothing");
+    }
+
+    /** The write side: four catalog bugs of mm/filemap.c's and mm/truncate.c's write paths. */
+    @Test
+    @Tag("full")
+    void theWriteSwarmFindsWriteSideBugs() {
+        hunt("write", "end-page-writeback-no-wake", 24, PREEMPTIONS, 1000);
+        hunt("write", "truncate-pagecache-before-isize", 24, PREEMPTIONS, 1000);
+        hunt("write", "end-writeback-no-page-ref", 24, PREEMPTIONS, 1000);
+        hunt("write", "wait-on-page-writeback-once", 24, PREEMPTIONS, 1000);
+    }
+
+    /** btrfs: the pagepool loops' two mutations and the bio allocation failure's error path. */
+    @Test
+    @Tag("full")
+    void theBtrfsSwarmFindsBtrfsBugs() {
+        hunt("btrfs", "btrfs-pagepool-double-release", 24, PREEMPTIONS, 600);
+        hunt("btrfs", "btrfs-pagepool-leak", 24, PREEMPTIONS, 600);
+        hunt("btrfs", "btrfs-readpage-error-keeps-lock", 24, PREEMPTIONS, 600);
+    }
+
+    /**
+     * io_uring: the two io_async_buf_func()/io_req_task_cancel() reference mutations, and the
+     * IOCB_NOWAIT read io_read() issues sleeping on a page lock; on block-device and btrfs files.
+     */
+    @Test
+    @Tag("full")
+    void theUringSwarmFindsUringBugs() {
+        Found f = hunt("uring", "uring-no-req-ref", 12, 1, 300);
+        assertTrue(f.recipe().startsWith("uring file=btrfs "), "found on a btrfs file: " + f.recipe());
+        hunt("uring", "uring-cancel-leaks-ctx-ref", 12, 1, 300);
+        hunt("uring", "nowait-waits-for-page", 12, 1, 300);
+        assertEquals(ViolationKind.DOUBLE_RELEASE, f.result().kind());
+    }
+}

@@ -100,6 +100,37 @@ class SwarmWorldsModelCheck {
         assertEquals(SwarmWorlds.canonical(f.recipe()), none.recipe, "a check that never fails shrinks nothing");
     }
 
+    /**
+     * io_uring reads on a btrfs file go through v5.10's {@code btrfs_file_read_iter()}: with the
+     * series on, the read of an uncached page is armed on the page-unlock callback
+     * ({@code IOCB_WAITQ}, btrfs' {@code FMODE_BUF_RASYNC}) and retried from task_work, not
+     * punted; with it off ({@code series=0}: no {@code FMODE_BUF_RASYNC}) it is punted to io-wq.
+     * Each run's outcome counts {@code btrfs_file_read_iter()} calls; a run that bypassed it
+     * (the deliberate break: the block device's file, whose {@code ->read_iter} is not btrfs')
+     * counts none.
+     */
+    @Test
+    void uringReadsOnBtrfsFilesGoThroughBtrfsFileReadIter() {
+        String on = "uring file=btrfs dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=read(0),reap(1),exit";
+        CheckResult r = ModelCheck.exhaustive(SwarmWorlds.scenario(on)).preemptions(0).executions(50).run();
+        assertNull(r.violation(), () -> r.violation().summary());
+        for (String o : r.outcomes()) {
+            assertTrue(o.contains(" 1=4096 | punts=0 armed=1 btrfs_file_read_iter="), o);
+            assertTrue(!o.endsWith("btrfs_file_read_iter=0"), o);
+        }
+        String off = on.replace("series=1", "series=0");
+        CheckResult p = ModelCheck.exhaustive(SwarmWorlds.scenario(off)).preemptions(0).executions(50).run();
+        assertNull(p.violation(), () -> p.violation().summary());
+        for (String o : p.outcomes()) {
+            assertTrue(o.contains(" 1=4096 | punts=1 armed=0 btrfs_file_read_iter="), o);
+        }
+        String bdev = on.replace("file=btrfs", "file=bdev");
+        CheckResult b = ModelCheck.exhaustive(SwarmWorlds.scenario(bdev)).preemptions(0).executions(50).run();
+        for (String o : b.outcomes()) {
+            assertTrue(!o.contains("btrfs_file_read_iter="), "the break is seen: " + o);
+        }
+    }
+
     /** The write side: four catalog bugs of mm/filemap.c's and mm/truncate.c's write paths. */
     @Test
     void theWriteSwarmFindsWriteSideBugs() {

@@ -36,6 +36,7 @@ public final class BtrfsReadIter {
     public static long btrfsFileReadIter(Kiocb iocb, IovIter to) {
         Kernel.BUG_ON((iocb.kiFlags & Kiocb.IOCB_DIRECT) != 0,
                 "btrfs_file_read_iter: v5.10's iomap direct read (btrfs_direct_IO) is not modelled; BtrfsFile has v4.13's");
+        ((BtrfsAops) iocb.kiFilp.fMapping.aOps).inode.fsInfo.stats.readIters++;
         return FilemapRead.genericFileBufferedRead(iocb, to, 0);
     }
 }

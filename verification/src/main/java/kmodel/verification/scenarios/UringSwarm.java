@@ -445,12 +445,20 @@ final class UringSwarm extends SwarmKind {
             for (int i = 0; i < results.size(); i++) {
                 sb.append(i > 0 ? " " : "").append('t').append(i).append(':').append(Texts.join(",", results.get(i)));
             }
+            long punts = 0;
+            long armed = 0;
             for (Liburing ring : rings) {
                 if (ring != null) {
                     for (long[] c : ring.ctx.cqeLog) {
                         sb.append(' ').append(c[0]).append('=').append(Errno.name(c[1]));
                     }
+                    punts += ring.ctx.nrPunts;
+                    armed += ring.ctx.nrEiocbqueued;
                 }
+            }
+            sb.append(" | punts=").append(punts).append(" armed=").append(armed);
+            if (vol != null) {
+                sb.append(" btrfs_file_read_iter=").append(vol.fsInfo.stats.readIters);
             }
             return sb.toString();
         }

@@ -206,7 +206,10 @@ final class BtrfsSwarm extends SwarmKind {
         for (int t = 0; t < nTasks; t++) {
             List<KindRecipe.Op> ops = new ArrayList<>();
             if (t == 0 && punch) {
-                ops.add(new KindRecipe.Op("punch", rnd.nextInt(pages)));
+                /* between a compressed extent and its reflink, where prev_em_start matters, when there is one */
+                int before = lay.indexOf('s') - 1;
+                boolean between = before > 0 && lay.charAt(before) != 'c' && lay.charAt(before) != 's';
+                ops.add(new KindRecipe.Op("punch", between && rnd.nextBoolean() ? before : rnd.nextInt(pages)));
             }
             int p = rnd.nextInt(pages);
             ops.add(new KindRecipe.Op(rnd.nextBoolean() ? "read" : "readp", p));

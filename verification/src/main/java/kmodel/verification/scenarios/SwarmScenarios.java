@@ -52,6 +52,9 @@ public final class SwarmScenarios {
         if (recipe.hasKill()) {
             b.set(MmOptions.PAGE_LOCK_UNFAIRNESS, 0);
         }
+        if (recipe.v57()) {
+            b.set(MmOptions.PAGE_WAIT_V57, 1);
+        }
         return b.setup(() -> new SwarmWorld(recipe))
                 .tasks((w, s) -> {
                     for (int i = 0; i < w.tasks.length; i++) {

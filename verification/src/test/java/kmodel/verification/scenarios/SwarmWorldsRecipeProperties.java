@@ -72,7 +72,7 @@ class SwarmWorldsRecipeProperties {
         Arbitrary<Integer> at = Arbitraries.integers().between(0, 300);
         Arbitrary<String> noise = Arbitraries.strings().withChars("=(),t- 0123456789rcshxyz\n\u00e9").ofMaxLength(6);
         Arbitrary<String> words = Arbitraries.of("uring ", "write ", "btrfs ", "page ", "uring", "exit", "close,",
-                "layout=", "file=btrfs", "read(9)", "reap(0)", "trunc(", "unpin", "ccc", "s");
+                "layout=", "file=btrfs", "read(9)", "reap(0)", "trunc(", "unpin", "ccc", "s", " proto=57", "proto=5 ", "proto=");
         Arbitrary<String> mutated = Combinators.combine(valid, at, Arbitraries.oneOf(noise, words),
                 Arbitraries.integers().between(0, 3))
                 .as((text, pos, insert, how) -> {

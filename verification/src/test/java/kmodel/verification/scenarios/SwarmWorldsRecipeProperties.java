@@ -101,6 +101,48 @@ class SwarmWorldsRecipeProperties {
         assertNull(failure, () -> "for '" + text + "': " + failure);
     }
 
+    /**
+     * Every well-formed recipe, generated or mutated, runs: its first execution (no preemption)
+     * ends without the model throwing ({@code oops}) and without any violation, since the
+     * configuration is the clean one. A recipe the generators never draw (a mutation) exercises the
+     * world builders and the well-formedness rules together: a rule too weak shows up here.
+     */
+    @Property(tries = 200, seed = "20261205")
+    void everyWellFormedRecipeRunsCleanOnce(@ForAll("recipeLikeText") String text) {
+        String canon;
+        try {
+            canon = SwarmWorlds.canonical(text);
+        } catch (IllegalArgumentException notARecipe) {
+            return;
+        }
+        Statistics.label("world").collect(SwarmWorlds.worldOf(canon));
+        kmodel.explorer.CheckResult r = kmodel.explorer.ModelCheck.exhaustive(SwarmWorlds.scenario(canon)).preemptions(0)
+                .executions(1).run();
+        assertNull(r.violation(), () -> canon + ": " + r.violation().summary());
+    }
+
+    /** Generated recipes of every swarm run clean once too (the mutations above rarely keep a uring or write recipe well-formed). */
+    @Property(tries = 80, seed = "20261206")
+    void everyGeneratedRecipeRunsCleanOnce(@ForAll("world") String world, @ForAll long seed) {
+        String text = SwarmWorlds.generate(world, seed);
+        assertNull(firstRunViolation(text, kmodel.kernel.Kconfig.defaults()), text);
+    }
+
+    /** The run-once oracle: the violation summary of {@code text}'s first execution under {@code config}, or null. */
+    static String firstRunViolation(String text, kmodel.kernel.Kconfig config) {
+        kmodel.explorer.CheckResult r = kmodel.explorer.ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(0)
+                .executions(1).config(config).run();
+        return r.violation() == null ? null : r.violation().summary();
+    }
+
+    @Example
+    void theRunOnceOracleCatchesACatalogBug() {
+        String text = "write pages=1 ra=0 clean=- dirty=0 wb=- pin=- t0=fsync t1=trunc(0)";
+        assertNull(firstRunViolation(text, kmodel.kernel.Kconfig.defaults()));
+        assertNotNull(firstRunViolation(text, kmodel.verification.KconfigTable.build(java.util.List.of(),
+                java.util.List.of("end-page-writeback-no-wake"))));
+    }
+
     private static boolean accepts(String text) {
         try {
             SwarmWorlds.canonical(text);
@@ -128,6 +170,8 @@ class SwarmWorldsRecipeProperties {
             "uring file=bdev dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=read(0)",
             "uring file=bdev dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=read(0),reap(2),exit",
             "uring file=bdev dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=span(0),exit",
+            "uring file=bdev dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=close,exit",
+            "uring file=bdev dev=nowait pages=1 tags=1 ra=0 cached=- path=510 plug=0 series=1 t0=exit",
             "write pages=1 ra=0 clean=- dirty=- wb=- pin=- t0=write(0) t1=write(0)",
             "write pages=2 ra=0 clean=0 dirty=- wb=- pin=- t0=read(0) t1=trunc(1)",
             "write pages=1 ra=0 clean=0 dirty=- wb=- pin=0 t0=fsync",

@@ -126,10 +126,18 @@ public final class IoRw {
         return false;
     }
 
-    /** fs/io_uring.c: {@code io_iter_do_read()}: {@code call_read_iter()}, the file's {@code ->read_iter}. */
+    /**
+     * fs/io_uring.c: {@code io_iter_do_read()} (v5.10): {@code call_read_iter()}, the file's
+     * {@code ->read_iter}: {@code btrfs_file_read_iter()} for a btrfs file
+     * ({@link kmodel.fs.btrfs.BtrfsReadIter}), {@code blkdev_read_iter()}'s
+     * {@code generic_file_read_iter()} for the block device and the model's other files.
+     */
     static long ioIterDoRead(IoKiocb req, IovIter iter) {
         Kernel.BUG_ON((req.kiocb.kiFlags & Kiocb.IOCB_DIRECT) != 0,
                 "io_read: O_DIRECT reads through ->read_iter are not modelled (no blkdev_direct_IO())");
+        if (kmodel.fs.btrfs.BtrfsReadIter.isBtrfsFile(req.kiocb.kiFilp)) {
+            return kmodel.fs.btrfs.BtrfsReadIter.btrfsFileReadIter(req.kiocb, iter);
+        }
         return FilemapRead.genericFileReadIter(req.kiocb, iter);
     }
 

@@ -11,6 +11,8 @@ import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.KconfigTable;
 import kmodel.verification.SwarmCheck;
+import kmodel.verification.SwarmShrink;
+import kmodel.verification.scenarios.SwarmWorlds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -52,6 +54,16 @@ final class SwarmCommand implements Callable<Integer> {
             description = "Recipes to generate and check (default: ${DEFAULT-VALUE}).")
     int count;
 
+    @Option(names = "--world", paramLabel = "W",
+            description = "Swarm to draw from, repeatable: page, uring, write, btrfs, or all (default: all; "
+                    + "recipe i is of the i-th world, cyclically).")
+    List<String> worlds = new ArrayList<>();
+
+    @Option(names = "--shrink", paramLabel = "N", defaultValue = "0",
+            description = "Shrink each failing recipe to a smallest one failing with the same kind, in at most N "
+                    + "checks (default: ${DEFAULT-VALUE}, no shrinking).")
+    int shrink;
+
     @Option(names = "--bug", paramLabel = "ID",
             description = "Switch a catalog bug in (repeatable; see: kmodel bugs).")
     List<String> bugs = new ArrayList<>();
@@ -67,7 +79,8 @@ final class SwarmCommand implements Callable<Integer> {
     int preemptions;
 
     @Option(names = "--executions", paramLabel = "N",
-            description = "Execution budget per recipe (default: " + SwarmCheck.DEFAULT_BUDGET + ").")
+            description = "Execution budget per recipe (default: " + SwarmCheck.DEFAULT_BUDGET + " for page recipes, "
+                    + "10000 for btrfs and write, 2000 for uring).")
     Long executions;
 
     @Option(names = "--steps", paramLabel = "N", defaultValue = "" + ModelCheck.DEFAULT_STEPS,
@@ -96,8 +109,24 @@ final class SwarmCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Kmodel.OneLine(cmd, e.getMessage());
         }
+        if (shrink < 0) {
+            throw new Kmodel.OneLine(cmd, "--shrink must be 0 or more, got " + shrink);
+        }
+        List<String> drawn = new ArrayList<>();
+        for (String w : worlds) {
+            if (w.equals("all")) {
+                drawn.addAll(SwarmWorlds.names());
+            } else if (!SwarmWorlds.names().contains(w)) {
+                throw new Kmodel.OneLine(cmd, "unknown --world '" + w + "' (known: all, " + String.join(", ", SwarmWorlds.names()) + ")");
+            } else {
+                drawn.add(w);
+            }
+        }
+        if (drawn.isEmpty()) {
+            drawn.addAll(SwarmWorlds.names());
+        }
         SwarmCheck swarm = SwarmCheck.of(seed, count).preemptions(preemptions).steps(steps).config(config)
-                .verbose(verbose);
+                .verbose(verbose).worlds(drawn);
         if (executions != null) {
             swarm.executions(executions);
         }
@@ -114,7 +143,7 @@ final class SwarmCommand implements Callable<Integer> {
             switch (r.verdict()) {
                 case FAIL:
                     kinds.merge(r.kind().label(), 1, Integer::sum);
-                    out.println("  recipe: " + e.recipe());
+                    out.println("  recipe: " + e.text());
                     out.println(r.violation().summary());
                     out.print(r.diagram());
                     if (!r.diagram().isEmpty() && !r.diagram().endsWith("\n")) {
@@ -127,6 +156,12 @@ final class SwarmCommand implements Callable<Integer> {
                         }
                     }
                     out.println("replay: ./kmodel replay " + r.token());
+                    if (shrink > 0) {
+                        SwarmShrink.Result sr = SwarmShrink.shrink(e.text(), r, swarm::check, shrink);
+                        out.println(String.format(Locale.ROOT, "  shrunk (%d check%s%s): %s", sr.checks,
+                                sr.checks == 1 ? "" : "s", sr.cut ? ", cut at --shrink" : "", sr.recipe));
+                        out.println("  replay shrunk: ./kmodel replay " + sr.result.token());
+                    }
                     break;
                 case BOUND:
                     out.println("  step bound: " + r.firstStepBound());
@@ -180,6 +215,6 @@ final class SwarmCommand implements Callable<Integer> {
         if (r.stepBoundHits() > 0) {
             sb.append(String.format(Locale.ROOT, " (%d executions stopped at the step bound)", r.stepBoundHits()));
         }
-        return sb.append("  ").append(e.recipe()).toString();
+        return sb.append("  ").append(e.text()).toString();
     }
 }

@@ -50,7 +50,7 @@ class SwarmCliTest {
 
     @Test
     void aSwarmRunPrintsOneLinePerRecipeThenASummaryAndATime() {
-        Run r = kmodel("swarm", "--seed", "1", "--count", "3");
+        Run r = kmodel("swarm", "--seed", "1", "--count", "3", "--world", "page");
         assertEquals(0, r.code, r::toString);
         List<String> l = r.outLines();
         assertEquals(5, l.size(), r::toString);
@@ -61,7 +61,7 @@ class SwarmCliTest {
         assertTrue(l.get(3).startsWith("3 recipes (seed 1): 3 passed, 0 failed; "), r::toString);
         assertTrue(l.get(4).startsWith("time: "), r::toString);
         assertEquals(r.out.substring(0, r.out.indexOf("time: ")),
-                kmodel("swarm", "--seed", "1", "--count", "3").out.substring(0, r.out.indexOf("time: ")),
+                kmodel("swarm", "--seed", "1", "--count", "3", "--world", "page").out.substring(0, r.out.indexOf("time: ")),
                 "everything but the time line is deterministic");
     }
 
@@ -85,6 +85,40 @@ class SwarmCliTest {
         assertTrue(l.get(l.size() - 1).startsWith("missed-wakeup: "), replay::toString);
     }
 
+    /** The default run draws from every swarm, recipe i from the i-th, cyclically. */
+    @Test
+    void aDefaultSwarmRunDrawsFromEverySwarm() {
+        Run r = kmodel("swarm", "--seed", "1", "--count", "4", "--executions", "20", "--preemptions", "0");
+        assertTrue(r.code == 0 || r.code == 4, r::toString);
+        List<String> l = r.outLines();
+        assertTrue(l.get(0).contains("(DPOR)  pages="), r::toString);
+        assertTrue(l.get(1).contains("  uring file="), r::toString);
+        assertTrue(l.get(2).contains("  write pages="), r::toString);
+        assertTrue(l.get(3).contains("  btrfs prof="), r::toString);
+    }
+
+    /** A failing recipe of a subsystem swarm is shrunk with --shrink, and the shrunk one replays. */
+    @Test
+    void aFailingRecipeIsShrunkWithItsOwnReplayToken() {
+        Run r = kmodel("swarm", "--seed", "1", "--count", "1", "--world", "write", "--executions", "1000",
+                "--bug", "end-page-writeback-no-wake", "--shrink", "100");
+        assertEquals(1, r.code, r::toString);
+        String shrunk = null;
+        String token = null;
+        for (String l : r.outLines()) {
+            if (l.startsWith("  shrunk (")) {
+                shrunk = l.substring(l.indexOf("): ") + 3);
+            }
+            if (l.startsWith("  replay shrunk: ./kmodel replay ")) {
+                token = l.substring("  replay shrunk: ./kmodel replay ".length());
+            }
+        }
+        assertTrue(shrunk != null && shrunk.startsWith("write "), r::toString);
+        Run replay = kmodel("replay", token);
+        assertEquals(1, replay.code, replay::toString);
+        assertTrue(replay.outLines().get(0).startsWith("scenario swarm:" + shrunk + ", config ["), replay::toString);
+    }
+
     @Test
     void badSwarmInputIsOneLineAndExitTwo() {
         String[][] cases = {
@@ -95,6 +129,11 @@ class SwarmCliTest {
             {"swarm", "--preemptions", "-1"},
             {"check", "--scenario", "swarm:pages=1 table=1 walk=1 ra=0 cached=0 wb=- fail=- t0=unlock(0)"},
             {"check", "--scenario", "swarm:junk"},
+            {"swarm", "--world", "nfs"},
+            {"swarm", "--shrink", "-1"},
+            {"check", "--scenario", "swarm:uring junk"},
+            {"check", "--scenario", "swarm:write pages=1 ra=0 clean=- dirty=- wb=- pin=- t0=write(0) t1=write(0)"},
+            {"check", "--scenario", "swarm:btrfs prof=single layout=c ra=0 bad1=- bad2=- rp=3 allocfail=0 maps=0 t0=read(0)"},
         };
         for (String[] args : cases) {
             Run r = kmodel(args);

@@ -8,7 +8,7 @@ import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.SwarmGenerator;
 import kmodel.verification.scenarios.SwarmRecipe;
-import kmodel.verification.scenarios.SwarmScenarios;
+import kmodel.verification.scenarios.SwarmWorlds;
 
 /**
  * Swarm runs: {@code count} recipes generated from one seed ({@link SwarmGenerator}), each
@@ -29,10 +29,14 @@ public final class SwarmCheck {
     private final int count;
     private int preemptions = ModelCheck.DEFAULT_PREEMPTIONS;
     private long budget = DEFAULT_BUDGET;
+    /** Whether {@link #executions} was called; if not, each swarm's own default budget applies ({@link SwarmWorlds#defaultBudget}). */
+    private boolean budgetSet;
     private long steps = ModelCheck.DEFAULT_STEPS;
     private Kconfig config = Kconfig.defaults();
     private boolean verbose;
     private boolean stopAtFirstFailure;
+    /** The swarms recipes are drawn from, recipe {@code i} from {@code worlds[i % n]}; default the page swarm only. */
+    private List<String> worlds = List.of(SwarmWorlds.PAGE);
 
     private SwarmCheck(long seed, int count) {
         this.seed = seed;
@@ -57,15 +61,34 @@ public final class SwarmCheck {
         return SwarmGenerator.generate(recipeSeed(seed, index));
     }
 
+    /**
+     * The swarms to draw from ({@link SwarmWorlds#names()}): recipe {@code i} is of
+     * {@code worlds[i % n]}, from seed {@link #recipeSeed}{@code (seed, i)}; so with the page swarm
+     * first, recipe 0 is the page swarm's recipe 0 whatever the others are.
+     */
+    public SwarmCheck worlds(List<String> w) {
+        for (String name : w) {
+            SwarmWorlds.generate(name, 0); /* an unknown world is an IllegalArgumentException with one line */
+        }
+        this.worlds = List.copyOf(w);
+        return this;
+    }
+
+    /** Recipe {@code index}'s text of a run with {@code seed} drawing from {@code worlds}. */
+    public static String recipeText(long seed, int index, List<String> worlds) {
+        return SwarmWorlds.generate(worlds.get(index % worlds.size()), recipeSeed(seed, index));
+    }
+
     /** Preemption bound (default 2), or {@link ModelCheck#UNBOUNDED} (with partial-order reduction). */
     public SwarmCheck preemptions(int n) {
         this.preemptions = n;
         return this;
     }
 
-    /** Execution budget per recipe (default {@link #DEFAULT_BUDGET}). */
+    /** Execution budget per recipe (default: {@link SwarmWorlds#defaultBudget}, {@link #DEFAULT_BUDGET} for the page swarm). */
     public SwarmCheck executions(long n) {
         this.budget = n;
+        this.budgetSet = true;
         return this;
     }
 
@@ -97,12 +120,24 @@ public final class SwarmCheck {
     public static final class Entry {
         private final int index;
         private final SwarmRecipe recipe;
+        private final String text;
         private final CheckResult result;
 
-        Entry(int index, SwarmRecipe recipe, CheckResult result) {
+        Entry(int index, SwarmRecipe recipe, String text, CheckResult result) {
             this.index = index;
             this.recipe = recipe;
+            this.text = text;
             this.result = result;
+        }
+
+        /** The recipe's text, of any swarm ({@code swarm:<text>} is its scenario). */
+        public String text() {
+            return text;
+        }
+
+        /** Its swarm ({@link SwarmWorlds#worldOf}). */
+        public String world() {
+            return SwarmWorlds.worldOf(text);
         }
 
         /** Position in the run, from 0. */
@@ -110,6 +145,7 @@ public final class SwarmCheck {
             return index;
         }
 
+        /** The page swarm's recipe, or null for a recipe of another swarm. */
         public SwarmRecipe recipe() {
             return recipe;
         }
@@ -123,10 +159,10 @@ public final class SwarmCheck {
     public List<Entry> run(Consumer<Entry> each) {
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            SwarmRecipe r = recipe(seed, i);
-            CheckResult c = ModelCheck.exhaustive(SwarmScenarios.scenario(r)).preemptions(preemptions).executions(budget)
-                    .steps(steps).config(config).verbose(verbose).run();
-            Entry e = new Entry(i, r, c);
+            String text = recipeText(seed, i, worlds);
+            SwarmRecipe r = SwarmWorlds.worldOf(text).equals(SwarmWorlds.PAGE) ? SwarmRecipe.parse(text) : null;
+            CheckResult c = check(text);
+            Entry e = new Entry(i, r, text, c);
             entries.add(e);
             each.accept(e);
             if (stopAtFirstFailure && c.violation() != null) {
@@ -134,6 +170,13 @@ public final class SwarmCheck {
             }
         }
         return entries;
+    }
+
+    /** Checks one recipe of any swarm with this run's bound, budget and configuration. */
+    public CheckResult check(String text) {
+        long b = budgetSet ? budget : SwarmWorlds.defaultBudget(SwarmWorlds.worldOf(text));
+        return ModelCheck.exhaustive(SwarmWorlds.scenario(text)).preemptions(preemptions).executions(b)
+                .steps(steps).config(config).verbose(verbose).run();
     }
 
     /** Checks every recipe in order. */

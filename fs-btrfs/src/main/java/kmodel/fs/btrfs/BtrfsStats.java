@@ -31,6 +31,8 @@ public final class BtrfsStats {
     public long pageErrors;
     /** {@code btrfs_bio_alloc()} failures injected. */
     public long allocFailures;
+    /** Calls of v5.10's {@code btrfs_file_read_iter()} ({@link BtrfsReadIter}: io_uring's and read(2)'s {@code ->read_iter}). */
+    public long readIters;
     /** Pages per bio: pages -> bios. */
     private final TreeMap<Integer, Long> pagesPerBio = new TreeMap<>();
     /** Direct I/O: bios fs/direct-io.c handed to {@code btrfs_submit_direct()}. */

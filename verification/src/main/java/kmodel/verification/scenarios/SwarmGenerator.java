@@ -16,7 +16,7 @@ import java.util.Random;
  * algorithm is specified). Every recipe is well-formed by construction (the constructor would
  * refuse it otherwise): lock acquisitions ascend, waits and reads run holding nothing, a task
  * ends by unlocking what it may hold, SIGKILL goes only to a task that does not wait for
- * task_work.
+ * task_work. A quarter of the recipes without SIGKILL run v5.7's page wait protocol ({@code proto=57}).
  */
 public final class SwarmGenerator {
     /** Operation families switched on or off per recipe. */
@@ -121,7 +121,15 @@ public final class SwarmGenerator {
         for (int p : order) {
             irq.add(new SwarmOp(SwarmOp.Kind.ENDWB, p));
         }
-        return new SwarmRecipe(pages, table, walk, ra, cached, wb, fail, tasks, irq);
+        /*
+         * The v5.7 page wait protocol for a quarter of the recipes without SIGKILL, drawn from a
+         * stream of its own so that every other choice is the same as before the protocol was
+         * drawn. Recipes with a kill stay on v5.10: they are set up around v5.9's page lock
+         * unfairness (PAGE_LOCK_UNFAIRNESS, laid back with --set to find the killed-locker finding).
+         */
+        SwarmRecipe r = new SwarmRecipe(pages, table, walk, ra, cached, wb, fail, tasks, irq);
+        boolean v57 = new Random(seed ^ 0x5757_5757_5757_5757L).nextInt(4) == 0 && !r.hasKill();
+        return v57 ? r.withV57(true) : r;
     }
 
     /** One task: 1-{@code maxOps} operations from the families switched on, then unlocks of what it may hold. */

@@ -23,6 +23,8 @@ import kmodel.sim.world.Texts;
  *   <li>{@code cached}, {@code wb}, {@code fail}: page indices, increasing, {@code -} for none:
  *       cached and uptodate at the start; under writeback at the start (cached ones only); reads
  *       of it fail with {@code -EIO};</li>
+ *   <li>{@code proto=57}, optional: the page wait protocol of v5.7 ({@code PAGE_WAIT_V57});
+ *       absent: v5.10's;</li>
  *   <li>{@code t0}, {@code t1}, ...: the tasks (1-4), each 1-8 operations;</li>
  *   <li>{@code irq}: present exactly when some page is under writeback: {@code endwb(p)} of each
  *       such page once, in the order given.</li>
@@ -65,6 +67,8 @@ public final class SwarmRecipe {
     private final List<Integer> failing;
     private final List<List<SwarmOp>> tasks;
     private final List<SwarmOp> irq;
+    /** The page wait protocol of v5.7 ({@code PAGE_WAIT_V57}) instead of v5.10's; text {@code proto=57}, omitted for v5.10. */
+    private final boolean v57;
 
     /**
      * A recipe; IllegalArgumentException with a one-line message when it is not well-formed (see
@@ -72,6 +76,13 @@ public final class SwarmRecipe {
      */
     public SwarmRecipe(int pages, int table, int walk, int ra, List<Integer> cached, List<Integer> writeback,
             List<Integer> failing, List<List<SwarmOp>> tasks, List<SwarmOp> irq) {
+        this(pages, table, walk, ra, cached, writeback, failing, tasks, irq, false);
+    }
+
+    /** The same with the page wait protocol of v5.7 when {@code v57}. */
+    public SwarmRecipe(int pages, int table, int walk, int ra, List<Integer> cached, List<Integer> writeback,
+            List<Integer> failing, List<List<SwarmOp>> tasks, List<SwarmOp> irq, boolean v57) {
+        this.v57 = v57;
         this.pages = pages;
         this.table = table;
         this.walk = walk;
@@ -127,6 +138,16 @@ public final class SwarmRecipe {
     /** The interrupt task's {@code endwb} operations (empty when nothing is under writeback). */
     public List<SwarmOp> irq() {
         return irq;
+    }
+
+    /** Whether the recipe runs the page wait protocol of v5.7 ({@code proto=57}). */
+    public boolean v57() {
+        return v57;
+    }
+
+    /** This recipe with the protocol of v5.7 ({@code true}) or v5.10. */
+    public SwarmRecipe withV57(boolean on) {
+        return new SwarmRecipe(pages, table, walk, ra, cached, writeback, failing, tasks, irq, on);
     }
 
     /** Whether some task sends SIGKILL. */
@@ -254,6 +275,9 @@ public final class SwarmRecipe {
         sb.append("pages=").append(pages).append(" table=").append(table).append(" walk=").append(walk)
                 .append(" ra=").append(ra).append(" cached=").append(list(cached)).append(" wb=")
                 .append(list(writeback)).append(" fail=").append(list(failing));
+        if (v57) {
+            sb.append(" proto=57");
+        }
         for (int i = 0; i < tasks.size(); i++) {
             sb.append(" t").append(i).append('=').append(ops(tasks.get(i)));
         }
@@ -316,7 +340,17 @@ public final class SwarmRecipe {
         List<Integer> fail = parseList(value(fields[6], "fail"), "fail");
         List<List<SwarmOp>> tasks = new ArrayList<>();
         List<SwarmOp> irq = new ArrayList<>();
-        for (int i = head.length; i < fields.length; i++) {
+        boolean v57 = false;
+        int first = head.length;
+        if (fields[first].startsWith("proto=")) {
+            String v = fields[first].substring("proto=".length());
+            if (!v.equals("57")) {
+                throw bad("proto must be 57 (v5.7's page wait protocol; omit it for v5.10's), got '" + abbreviate(v) + "'");
+            }
+            v57 = true;
+            first++;
+        }
+        for (int i = first; i < fields.length; i++) {
             String f = fields[i];
             if (f.startsWith("irq=") && i == fields.length - 1) {
                 irq = parseOps(f.substring(4), "irq");
@@ -328,7 +362,7 @@ public final class SwarmRecipe {
             }
             tasks.add(parseOps(value(f, name), name));
         }
-        return new SwarmRecipe(pages, table, walk, ra, cached, wb, fail, tasks, irq);
+        return new SwarmRecipe(pages, table, walk, ra, cached, wb, fail, tasks, irq, v57);
     }
 
     private static String value(String field, String name) {
@@ -396,7 +430,7 @@ public final class SwarmRecipe {
         SwarmRecipe r = (SwarmRecipe) o;
         return r.pages == pages && r.table == table && r.walk == walk && r.ra == ra && r.cached.equals(cached)
                 && r.writeback.equals(writeback) && r.failing.equals(failing) && r.tasks.equals(tasks)
-                && r.irq.equals(irq);
+                && r.irq.equals(irq) && r.v57 == v57;
     }
 
     @Override

@@ -52,6 +52,9 @@ public final class SwarmScenarios {
         if (recipe.hasKill()) {
             b.set(MmOptions.PAGE_LOCK_UNFAIRNESS, 0);
         }
+        if (recipe.v57()) {
+            b.set(MmOptions.PAGE_WAIT_V57, 1);
+        }
         return b.setup(() -> new SwarmWorld(recipe))
                 .tasks((w, s) -> {
                     for (int i = 0; i < w.tasks.length; i++) {
@@ -70,12 +73,13 @@ public final class SwarmScenarios {
     /**
      * The scenario named {@code name} ({@code swarm:<recipe>}), or null when the name has no
      * {@code swarm:} prefix; IllegalArgumentException with a one-line message for a bad recipe.
+     * The recipe may be of any swarm ({@link SwarmWorlds}).
      */
     public static Scenario<?> fromName(String name) {
         if (!name.startsWith(PREFIX)) {
             return null;
         }
-        return scenario(SwarmRecipe.parse(name.substring(PREFIX.length())));
+        return SwarmWorlds.scenario(name.substring(PREFIX.length()));
     }
 
     /** One execution's world: the read world plus the recipe's page states and each task's locks. */

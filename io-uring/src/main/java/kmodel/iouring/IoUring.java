@@ -288,6 +288,7 @@ public final class IoUring {
         if ((req.flags & IoKiocb.REQ_F_ISREG) == 0) {
             req.work.flags |= IoWqWork.IO_WQ_WORK_UNBOUND;
         }
+        IoUringContracts.noNeedlessPunt(req);
         req.ctx.nrPunts++;
         Kernel.event("io_queue_async_work(%s)", req.name());
         IoWq.ioWqEnqueue(req.ctx.ioWq, req.work);

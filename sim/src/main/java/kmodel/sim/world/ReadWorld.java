@@ -34,6 +34,8 @@ public final class ReadWorld {
      * happened to finish (which partial-order reduction does not, and need not, vary).
      */
     public final Map<String, List<String>> results = new TreeMap<>();
+    /** Pages whose reads fail ({@link #failing}): where the read contract allows {@code -EIO} or a short read. */
+    private final java.util.Set<Long> failingPages = new java.util.TreeSet<>();
 
     public ReadWorld(int nrPages, int nrTags, int raPages) {
         bdev = Bdev.create(nrPages, nrTags, raPages);
@@ -62,6 +64,7 @@ public final class ReadWorld {
     /** Makes reads of page {@code index} fail (set-up only). */
     public ReadWorld failing(long index) {
         bdev.injectReadError(index);
+        failingPages.add(index);
         return this;
     }
 
@@ -71,8 +74,11 @@ public final class ReadWorld {
      */
     public long read(long pos, int len, int flags) {
         IovIter iter = new IovIter(len);
+        long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        Contracts.readCount(flags == 0 ? "read" : "preadv2", file, pos, len, flags, ret, size,
+                p -> failingPages.contains(p >> Page.PAGE_SHIFT));
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }

@@ -1,5 +1,7 @@
 package kmodel.iouring;
 
+import kmodel.block.RequestQueue;
+import kmodel.fs.blockdev.BlockDev;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.mm.File;
@@ -20,7 +22,8 @@ final class IoUringContracts {
      * performing IO", no io-wq thread for buffered reads; {@code io_rw_should_retry()} in v5.10):
      * with {@code ASYNC_BUFFERED_READS=y}, a read that may wait ({@code REQ_F_NOWAIT} clear), is
      * not forced async ({@code IOSQE_ASYNC}), is buffered ({@code IOCB_DIRECT}, {@code IOCB_HIPRI}
-     * clear) on a file that cannot be polled, is served by the page-unlock callback and its
+     * clear) on a file that cannot be polled and supports non-blocking issue
+ * ({@code io_file_supports_async()}: not a block device without {@code QUEUE_FLAG_NOWAIT}), is served by the page-unlock callback and its
      * task_work retry, so handing it to io-wq ({@code io_queue_async_work()}) from the submitting
      * task or its task_work is {@code needless-punt}. A re-issue from an io-wq worker is not a
      * punt. What the series needs from the file ({@code FMODE_BUF_RASYNC}, set by every
@@ -40,6 +43,13 @@ final class IoUringContracts {
             return;
         }
         File f = req.file.file;
+        if (IoRw.isBlockDevice(f)) {
+            /* io_file_supports_async() (v5.10): a block device whose queue is not QUEUE_FLAG_NOWAIT is punted before any attempt */
+            RequestQueue q = ((BlockDev.DefBlkAops) f.fMapping.aOps).bdev().bdDisk.queue;
+            if ((q.queueFlags.peek() & (1L << RequestQueue.QUEUE_FLAG_NOWAIT)) == 0) {
+                return;
+            }
+        }
         Kernel.fail(ViolationKind.NEEDLESS_PUNT, "contract uring-no-punt: " + req.name() + " (a buffered read of " + f
                 + ((f.fMode & File.FMODE_BUF_RASYNC) == 0 ? ", which lacks FMODE_BUF_RASYNC" : "")
                 + ") is punted to io-wq with the async buffered read series on");

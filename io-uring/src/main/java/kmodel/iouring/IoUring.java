@@ -249,6 +249,7 @@ public final class IoUring {
         req.touch();
         if (ret == -Errno.EAGAIN && (req.flags & IoKiocb.REQ_F_NOWAIT) == 0) {
             /* io_arm_poll_handler(): regular and block-device files cannot be polled */
+            IoUringContracts.noNeedlessPunt(req);
             ioQueueAsyncWork(req);
         } else if (ret == 0) {
             /* drop submission reference */
@@ -288,7 +289,6 @@ public final class IoUring {
         if ((req.flags & IoKiocb.REQ_F_ISREG) == 0) {
             req.work.flags |= IoWqWork.IO_WQ_WORK_UNBOUND;
         }
-        IoUringContracts.noNeedlessPunt(req);
         req.ctx.nrPunts++;
         Kernel.event("io_queue_async_work(%s)", req.name());
         IoWq.ioWqEnqueue(req.ctx.ioWq, req.work);

@@ -24,9 +24,13 @@ final class IoUringContracts {
      * not forced async ({@code IOSQE_ASYNC}), is buffered ({@code IOCB_DIRECT}, {@code IOCB_HIPRI}
      * clear) on a file that cannot be polled and supports non-blocking issue
  * ({@code io_file_supports_async()}: not a block device without {@code QUEUE_FLAG_NOWAIT}), is served by the page-unlock callback and its
-     * task_work retry, so handing it to io-wq ({@code io_queue_async_work()}) from the submitting
-     * task or its task_work is {@code needless-punt}. A re-issue from an io-wq worker is not a
-     * punt. What the series needs from the file ({@code FMODE_BUF_RASYNC}, set by every
+     * task_work retry, so handing it to io-wq ({@code io_queue_async_work()}) when its
+     * non-blocking issue returns {@code -EAGAIN} ({@code __io_queue_sqe()}, from the submitting
+     * task or its task_work) is {@code needless-punt}. Not checked: the re-issue of a read that
+     * ended with {@code -EAGAIN} after its {@code IOCB_WAITQ} attempt ({@code io_rw_reissue()}),
+     * which the kernel's own comment allows ({@code io_rw_should_retry()}, v5.10: "The retry will
+     * generally succeed, or in rare cases where it fails, we then fall back to using the async
+     * worker threads for a blocking retry"), and {@code IOSQE_ASYNC} requests. What the series needs from the file ({@code FMODE_BUF_RASYNC}, set by every
      * filesystem the model has when the series is on) is not an excuse: a file that lost it is
      * the break this check exists to see.
      */

@@ -99,6 +99,39 @@ class ContractsModelCheck {
         assertTrue(r.passed(), r.summaryLine());
     }
 
+    /** A {@code preadv2(RWF_NOWAIT)} of uncached page 0 of a 2-page device with 2 pages of read-ahead; {@code flags} reach the read. */
+    private static Scenario<ReadWorld> rwfNowait(String name, int flags) {
+        return Scenario.<ReadWorld>named(name, "preadv2(RWF_NOWAIT) of an uncached page, read-ahead on")
+                .setup(() -> new ReadWorld(2, 2, 2))
+                .task("r", w -> {
+                    if (flags < 0) {
+                        w.preadv2Nowait(0, PAGE);
+                    } else {
+                        w.preadv2Nowait(0, PAGE, flags);
+                    }
+                })
+                .atEnd(ReadWorld::check)
+                .build();
+    }
+
+    /** rwf-nowait-no-io, the control: v5.10's {@code IOCB_NOWAIT | IOCB_NOIO} starts nothing and returns {@code -EAGAIN}. */
+    @Test
+    void preadv2NowaitStartsNoIoInV510() {
+        CheckResult r = ModelCheck.exhaustive(rwfNowait("rwf-nowait", -1)).config(KconfigTable.build(List.of(), List.of())).run();
+        assertTrue(r.passed() && r.complete(), r.summaryLine());
+    }
+
+    /**
+     * rwf-nowait-no-io: 2e85abf053b9 ("mm: allow read-ahead with IOCB_NOWAIT set") without its fix
+     * efa8480a8316 ("fs: RWF_NOWAIT should imply IOCB_NOIO"): {@code RWF_NOWAIT} maps to
+     * {@code IOCB_NOWAIT} alone, so the read starts read-ahead, breaking "only doing cached reads".
+     */
+    @Test
+    void preadv2NowaitWithoutIocbNoioStartsReadaheadIsBlockedInNowait() {
+        CheckResult r = run(rwfNowait("break-rwf-nowait-no-noio", Kiocb.IOCB_NOWAIT), List.of(), List.of());
+        assertFails(r, ViolationKind.BLOCKED_IN_NOWAIT, "inside a section told not to (preadv2(RWF_NOWAIT): v5.9+, efa8480a8316)");
+    }
+
     /** A one-page io_uring read of an uncached page of a block device, the file changed by {@code breakFile}. */
     private static Scenario<UringWorld> uringRead(String name, boolean dropRasync, java.util.function.Consumer<UringWorld> after) {
         return Scenario.<UringWorld>named(name, "test-only break of an io_uring contract")

@@ -250,6 +250,7 @@ public final class IoUring {
         req.touch();
         if (ret == -Errno.EAGAIN && (req.flags & IoKiocb.REQ_F_NOWAIT) == 0) {
             /* io_arm_poll_handler(): regular and block-device files cannot be polled */
+            IoUringContracts.noNeedlessPunt(req);
             ioQueueAsyncWork(req);
         } else if (ret == 0) {
             /* drop submission reference */

@@ -54,7 +54,13 @@ public enum ViolationKind {
      * dereference, an index out of bounds, a failed Java {@code assert}). The message names the
      * exception and the model frame it came from, as the kernel's oops names the faulting function.
      */
-    OOPS("oops");
+    OOPS("oops"),
+    /**
+     * With seed 002's series on, an io_uring buffered read that the page-unlock callback and its
+     * task_work retry could serve was handed to an io-wq worker instead (the series' promise,
+     * issue 26's contract list: docs/contracts.md). Checked at the punt ({@code IoUringContracts}).
+     */
+    NEEDLESS_PUNT("needless-punt");
 
     private final String label;
 

@@ -34,6 +34,8 @@ public final class ReadWorld {
      * happened to finish (which partial-order reduction does not, and need not, vary).
      */
     public final Map<String, List<String>> results = new TreeMap<>();
+    /** Pages whose reads fail ({@link #failing}): where the read contract allows {@code -EIO} or a short read. */
+    private final java.util.Set<Long> failingPages = new java.util.TreeSet<>();
 
     public ReadWorld(int nrPages, int nrTags, int raPages) {
         bdev = Bdev.create(nrPages, nrTags, raPages);
@@ -62,6 +64,7 @@ public final class ReadWorld {
     /** Makes reads of page {@code index} fail (set-up only). */
     public ReadWorld failing(long index) {
         bdev.injectReadError(index);
+        failingPages.add(index);
         return this;
     }
 
@@ -71,8 +74,50 @@ public final class ReadWorld {
      */
     public long read(long pos, int len, int flags) {
         IovIter iter = new IovIter(len);
+        long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        Contracts.readCount(flags == 0 ? "read" : "preadv2", file, pos, len, flags, ret, size,
+                p -> failingPages.contains(p >> Page.PAGE_SHIFT));
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        result(Errno.name(ret));
+        return ret;
+    }
+
+    /**
+     * {@code preadv2(2)} with {@code RWF_NOWAIT}: the flags as {@code kiocb_set_rw_flags()} maps
+     * them, {@code IOCB_NOWAIT}, and from v5.9 (efa8480a8316, "fs: RWF_NOWAIT should imply
+     * IOCB_NOIO", with seed 002's read-ahead under {@code IOCB_NOWAIT}: {@code READAHEAD_NOWAIT=y})
+     * {@code IOCB_NOIO} too. See {@link #preadv2Nowait(long, int, int)}.
+     */
+    public long preadv2Nowait(long pos, int len) {
+        boolean v59 = Kernel.config().enabled(kmodel.mm.MmOptions.READAHEAD_NOWAIT);
+        return preadv2Nowait(pos, len, Kiocb.IOCB_NOWAIT | (v59 ? Kiocb.IOCB_NOIO : 0));
+    }
+
+    /**
+     * {@code preadv2(2)} with {@code RWF_NOWAIT} reaching {@code ->read_iter} with the kiocb flags
+     * {@code kiocbFlags} (a test passes {@code IOCB_NOWAIT} alone to re-create 2e85abf053b9 before
+     * its fix). The contract, checked here: it never sleeps (the read's own {@code IOCB_NOWAIT}
+     * section), its count obeys {@link Contracts#readCount}, and from v5.9 it starts no I/O: the
+     * call is a {@link Sched#noioEnter} section of its own, whatever flags reach the read.
+     */
+    public long preadv2Nowait(long pos, int len, int kiocbFlags) {
+        boolean v59 = Kernel.config().enabled(kmodel.mm.MmOptions.READAHEAD_NOWAIT);
+        IovIter iter = new IovIter(len);
+        long size = file.fInode.iSize.plain();
+        if (v59) {
+            Sched.noioEnter("preadv2(RWF_NOWAIT): v5.9+, efa8480a8316");
+        }
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, kiocbFlags), iter);
+        if (v59) {
+            Sched.noioExit();
+        }
+        Kernel.event("preadv2(%s, %s, RWF_NOWAIT) = %s", pos, len, Errno.name(ret));
+        Contracts.readCount("preadv2", file, pos, len, Kiocb.IOCB_NOWAIT, ret, size,
+                p -> failingPages.contains(p >> Page.PAGE_SHIFT));
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }

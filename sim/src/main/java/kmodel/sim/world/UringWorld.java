@@ -58,6 +58,8 @@ public final class UringWorld {
     public final List<Long> cancellable = new ArrayList<>();
     /** Plain read(2) results by task. */
     public final Map<String, List<String>> results = new TreeMap<>();
+    /** Pages whose reads fail ({@link #failing}): where the read contract allows {@code -EIO} or a short read. */
+    private final java.util.Set<Long> failingPages = new java.util.TreeSet<>();
 
     public UringWorld(int nrPages, int nrTags, int raPages) {
         this(nrPages, nrTags, raPages, kmodel.block.DiskKind.NOWAIT);
@@ -78,6 +80,7 @@ public final class UringWorld {
     /** Makes reads of page {@code index} fail (set-up only). */
     public UringWorld failing(long index) {
         bdev.injectReadError(index);
+        failingPages.add(index);
         return this;
     }
 
@@ -135,8 +138,11 @@ public final class UringWorld {
     /** A synchronous {@code read(2)} of the same file; checks its bytes. */
     public long read(long pos, int len) {
         IovIter iter = new IovIter(len);
+        long size = fd.file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(fd.file, pos, 0), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        Contracts.readCount("read", fd.file, pos, len, 0, ret, size,
+                p -> failingPages.contains(p >> kmodel.mm.Page.PAGE_SHIFT));
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }

@@ -171,8 +171,10 @@ final class WriteWorld {
     /** {@code read(2)} of {@code n} pages from page {@code index}: the versions it got, e.g. {@code r=d,v1}. */
     long read(long index, int n) {
         IovIter iter = new IovIter(n * PAGE_SIZE);
+        long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, index << PAGE_SHIFT, 0), iter);
         Kernel.event("read(page %s, %s pages) = %s", index, n, Errno.name(ret));
+        kmodel.sim.world.Contracts.readCount("read", file, index << PAGE_SHIFT, n * PAGE_SIZE, 0, ret, size, p -> false);
         if (ret < 0) {
             result("r=" + Errno.name(ret));
             return ret;

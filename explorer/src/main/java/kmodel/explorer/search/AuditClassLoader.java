@@ -78,7 +78,7 @@ public final class AuditClassLoader extends ClassLoader {
     /**
      * Whether the accesses of class {@code name} (binary name) are model state: every
      * {@code kmodel} class but the runtime ({@code kmodel.kernel.sched}, {@code Kernel} and the
-     * configuration and violation types), the lifetime tracker, spinlocks (the runtime reads
+     * configuration and violation types), the lifetime tracker and the data-race detector ({@code kmodel.kernel.race}), spinlocks (the runtime reads
      * their owner to find runnable tasks), the explorer ({@code kmodel.explorer}: the check
      * drivers, strategies, traces), the simulation's runtime ({@code kmodel.sim}, but not the worlds
      * it shares with the scenarios, {@code kmodel.sim.world}), the registry and the command line.
@@ -90,7 +90,7 @@ public final class AuditClassLoader extends ClassLoader {
         if (name.startsWith("kmodel.sim.world.")) {
             return true;
         }
-        String[] untrackedPackages = {"kmodel.kernel.sched.", "kmodel.kernel.lifetime.", "kmodel.explorer.",
+        String[] untrackedPackages = {"kmodel.kernel.sched.", "kmodel.kernel.lifetime.", "kmodel.kernel.race.", "kmodel.explorer.",
             "kmodel.sim.", "kmodel.tools."};
         for (String p : untrackedPackages) {
             if (name.startsWith(p)) {

@@ -154,8 +154,19 @@ class CoverageModelCheck {
     @Test
     void everyRegistryIsStandardLargeFindingsOrDemos() {
         int parts = ScenarioRegistry.standard().all().size() + ScenarioRegistry.large().all().size()
-                + ScenarioRegistry.findings().all().size() + ScenarioRegistry.demos().all().size();
+                + ScenarioRegistry.findings().all().size() + ScenarioRegistry.demos().all().size()
+                + ScenarioRegistry.manyTasks().all().size();
         assertEquals(parts, ScenarioRegistry.everything().all().size());
+        // the many-task programs are pairs: each correct twin's failing partner is registered beside it
+        // (PortfolioModelCheck shows each partner failing and each twin passing)
+        java.util.Set<String> many = new java.util.TreeSet<>();
+        for (Scenario<?> s : ScenarioRegistry.manyTasks().all()) {
+            many.add(s.name());
+        }
+        for (String n : many) {
+            assertTrue(n.endsWith("-fixed") ? many.contains(n.substring(0, n.length() - "-fixed".length()))
+                    : many.contains(n + "-fixed"), n);
+        }
         for (Scenario<?> s : ScenarioRegistry.findings().all()) {
             assertTrue(s.name().startsWith("finding-"), s.name());
         }

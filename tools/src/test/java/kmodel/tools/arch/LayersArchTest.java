@@ -60,7 +60,7 @@ import org.junit.jupiter.api.Test;
  *       ({@code Scenario}, {@code ScenarioSet}) &lt; {@code kmodel.verification.scenarios} &lt;
  *       {@code kmodel.verification.harness} and {@code kmodel.verification} (the registry, the
  *       Kconfig table, swarm), which do not use each other;</li>
- *   <li>tools: {@code kmodel.tools.fio}, {@code .report}, {@code .xref} &lt; {@code kmodel.tools}
+ *   <li>tools: {@code kmodel.tools.fio}, {@code .report}, {@code .xref}, {@code .litmus} &lt; {@code kmodel.tools}
  *       (the commands) &lt; {@code kmodel.tools.jmh_generated} (JMH's code around
  *       {@code kmodel bench}'s benchmark).</li>
  * </ul>
@@ -185,6 +185,7 @@ class LayersArchTest {
                 .layer("fio").definedBy(m + ".fio..")
                 .layer("report").definedBy(m + ".report..")
                 .layer("xref").definedBy(m + ".xref..")
+                .layer("litmus").definedBy(m + ".litmus..")
                 .layer("commands").definedBy(m)
                 .layer("jmh generated").definedBy(m + ".jmh_generated..")
                 .whereLayer("jmh generated").mayNotBeAccessedByAnyLayer()
@@ -192,6 +193,7 @@ class LayersArchTest {
                 .whereLayer("fio").mayOnlyBeAccessedByLayers("commands")
                 .whereLayer("report").mayOnlyBeAccessedByLayers("commands")
                 .whereLayer("xref").mayOnlyBeAccessedByLayers("commands")
+                .whereLayer("litmus").mayOnlyBeAccessedByLayers("commands")
                 .ensureAllClassesAreContainedInArchitectureIgnoring(not(resideInAPackage(m + "..")))
                 .because("the commands use the libraries beneath them, never the other way");
     }

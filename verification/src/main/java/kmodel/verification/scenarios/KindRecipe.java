@@ -1,5 +1,7 @@
 package kmodel.verification.scenarios;
 
+import kmodel.sim.world.Texts;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -211,7 +213,7 @@ public final class KindRecipe {
         Boolean takesArg = kind.ops().get(name);
         if (takesArg == null) {
             throw bad("unknown " + kind.name() + " operation '" + SwarmRecipe.abbreviate(name) + "' (known: "
-                    + String.join(", ", kind.ops().keySet()) + ")");
+                    + Texts.join(", ", kind.ops().keySet()) + ")");
         }
         if (takesArg != (arg >= 0)) {
             throw bad(takesArg ? name + " takes an argument, like " + name + "(0)" : name + " takes no argument");

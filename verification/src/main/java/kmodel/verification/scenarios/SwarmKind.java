@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import kmodel.sim.world.Texts;
 import kmodel.verification.world.Scenario;
 
 /**
@@ -65,7 +66,7 @@ public abstract class SwarmKind {
             }
             if (words != null) {
                 if (!words.contains(v)) {
-                    throw KindRecipe.bad(name + " must be one of " + String.join("|", words) + ", got '"
+                    throw KindRecipe.bad(name + " must be one of " + Texts.join("|", words) + ", got '"
                             + SwarmRecipe.abbreviate(v) + "'");
                 }
                 return v;

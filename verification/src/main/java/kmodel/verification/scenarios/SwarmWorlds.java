@@ -3,6 +3,7 @@ package kmodel.verification.scenarios;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import kmodel.sim.world.Texts;
 import kmodel.verification.world.Scenario;
 
 /**
@@ -48,7 +49,7 @@ public final class SwarmWorlds {
         SwarmKind k = kind(world);
         if (k == null) {
             throw new IllegalArgumentException("unknown swarm world '" + SwarmRecipe.abbreviate(world) + "' (known: "
-                    + String.join(", ", names()) + ")");
+                    + Texts.join(", ", names()) + ")");
         }
         return k.generate(seed).toString();
     }

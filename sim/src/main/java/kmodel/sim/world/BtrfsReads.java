@@ -29,6 +29,7 @@ public final class BtrfsReads {
      */
     public static long readAndCheck(File file, BtrfsInode inode, long pos, int len, Map<String, List<String>> results) {
         IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // the contract's view of i_size is a read of it (footprint audit)
         long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));

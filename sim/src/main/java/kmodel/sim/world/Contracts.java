@@ -51,6 +51,7 @@ public final class Contracts {
      */
     public static void readCount(String call, File file, long pos, int len, int flags, long ret, long sizeBefore,
             LongPredicate ioErrorAt) {
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // the contract's view of i_size is a read of it (footprint audit)
         long sizeAfter = file.fInode.iSize.plain();
         long size = Math.min(sizeBefore, sizeAfter);
         boolean nowait = (flags & Kiocb.IOCB_NOWAIT) != 0;

@@ -74,6 +74,7 @@ public final class ReadWorld {
      */
     public long read(long pos, int len, int flags) {
         IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // the contract's view of i_size is a read of it (footprint audit)
         long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
@@ -107,6 +108,7 @@ public final class ReadWorld {
     public long preadv2Nowait(long pos, int len, int kiocbFlags) {
         boolean v59 = Kernel.config().enabled(kmodel.mm.MmOptions.READAHEAD_NOWAIT);
         IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // the contract's view of i_size is a read of it (footprint audit)
         long size = file.fInode.iSize.plain();
         if (v59) {
             Sched.noioEnter("preadv2(RWF_NOWAIT): v5.9+, efa8480a8316");

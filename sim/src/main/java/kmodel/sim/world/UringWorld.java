@@ -138,6 +138,7 @@ public final class UringWorld {
     /** A synchronous {@code read(2)} of the same file; checks its bytes. */
     public long read(long pos, int len) {
         IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(fd.file.fInode.iSize); // the contract's view of i_size is a read of it (footprint audit)
         long size = fd.file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(fd.file, pos, 0), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));

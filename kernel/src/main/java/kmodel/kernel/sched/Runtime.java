@@ -88,6 +88,15 @@ public interface Runtime {
     /** Releases {@code lock}. */
     void spinUnlock(Spinlock lock);
 
+    /**
+     * include/asm-generic/barrier.h: the running task executes the CPU barrier {@code f} in the
+     * kernel function {@code site} ({@link kmodel.kernel.atomic.Barriers}). Not a scheduling
+     * point. Nothing under sequential consistency (the default); the LKMM approximation applies
+     * it to the task's view.
+     */
+    default void fence(kmodel.kernel.lkmm.Fence f, String site) {
+    }
+
     /** A data choice among {@code n} alternatives (0 when {@code n <= 1}). */
     int choose(int n, String why);
 

@@ -262,6 +262,16 @@ public final class LkmmMemory {
         return m;
     }
 
+    /**
+     * Whether a strong fence by {@code t} now would change the global fence view (publish something
+     * it does not cover yet); if not, the fence only reads it. The global view only grows, and only
+     * {@code t}'s own steps raise {@code t}'s views, so a fence that only reads stays so whatever
+     * other tasks do first: for partial-order reduction two read-only fences commute.
+     */
+    public boolean fencePublishes(LkmmTask t) {
+        return !sc.covers(t.cur) || !sc.covers(t.acq);
+    }
+
     /** A barrier by {@code t} (see {@link Fence} for the approximations). */
     public void fence(LkmmTask t, Fence f) {
         if (ablated.contains(f)) {

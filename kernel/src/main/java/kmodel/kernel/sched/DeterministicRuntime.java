@@ -1145,10 +1145,15 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         }
     }
 
-    /** A strong fence's footprint: it reads and publishes the global fence view ({@link #FENCE_ORDER}). */
-    private void strongFence() {
+    /**
+     * A strong fence's footprint: it reads the global fence view ({@link #FENCE_ORDER}), and writes
+     * it when it publishes something the view does not cover yet ({@link LkmmMemory#fencePublishes}).
+     */
+    private void strongFence(boolean alone) {
         if (observe) {
-            accessUid(uidOf(FENCE_ORDER) << 2 | WRITE);
+            // a fully ordered access fences after its own access too, which publishes that access:
+            // only a fence standing alone may be a read
+            accessUid(uidOf(FENCE_ORDER) << 2 | (!alone || mem.fencePublishes(current.lkmm) ? WRITE : READ));
         }
     }
 
@@ -1172,7 +1177,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             }
         }
         if (order == Order.FULL) {
-            strongFence();
+            strongFence(false);
         }
         mem.read(t, m, order == Order.PLAIN ? Order.ONCE : order);
         return m;
@@ -1226,7 +1231,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         int loc = location(o, old, null);
         checkLatest(o, loc, old, null, false);
         if (order == Order.FULL) {
-            strongFence();
+            strongFence(false);
         }
         mem.write(current.lkmm, loc, mem.last(loc).ts + 1, value, null, order, current.id(), ++storeEvents);
     }
@@ -1240,7 +1245,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         int loc = location(o, 0, old);
         checkLatest(o, loc, 0, old, true);
         if (order == Order.FULL) {
-            strongFence();
+            strongFence(false);
         }
         mem.write(current.lkmm, loc, mem.last(loc).ts + 1, 0, value, order, current.id(), ++storeEvents);
     }
@@ -1258,7 +1263,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             return;
         }
         if (order == Order.FULL) {
-            strongFence();
+            strongFence(false);
         }
         mem.rmw(current.lkmm, last, value, order, current.id(), ++storeEvents);
     }
@@ -1290,7 +1295,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             case MB_BEFORE_ATOMIC:
             case MB_AFTER_ATOMIC:
             case MB_AFTER_SPINLOCK:
-                strongFence();
+                strongFence(true);
                 break;
             default:
                 break;

@@ -192,6 +192,9 @@ class LkmmModeProperties {
         CheckResult lkmm = ModelCheck.exhaustive(sleepWake(false)).preemptions(ModelCheck.UNBOUNDED).config(LKMM).run();
         assertFalse(lkmm.passed(), lkmm::summaryLine);
         assertEquals(kmodel.kernel.ViolationKind.MISSED_WAKEUP, lkmm.violation().kind(), lkmm::summaryLine);
+        // the diagram shows which store the sleeper's load read: the initial one, not the waker's
+        assertTrue(lkmm.diagram().contains("reads cond = false (init), stale: the latest is true (waker)"),
+                lkmm::diagram);
         // plain DFS agrees with the reduced search on both
         assertFalse(ModelCheck.exhaustive(sleepWake(false)).preemptions(ModelCheck.UNBOUNDED).reduction(false).config(LKMM)
                 .run().passed());

@@ -1171,9 +1171,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             m = readable.get(n - 1 - v);
             if (trace != null) {
                 Message last = readable.get(n - 1);
-                record(current, "reads " + o + " = " + describe(m) + (m == last ? " (the latest of " + n + ")"
-                        : " (stale: the latest is " + describe(last) + ")"), v == 0 ? TraceEvent.Level.DETAIL
-                                : TraceEvent.Level.INFO);
+                // the diagram shows which store each load read where it had a choice
+                record(current, "reads " + o + " = " + describe(m) + (m == last ? ", the latest of " + n
+                        : ", stale: the latest is " + describe(last)), TraceEvent.Level.INFO);
             }
         }
         if (order == Order.FULL) {

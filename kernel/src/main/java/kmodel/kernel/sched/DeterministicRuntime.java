@@ -326,6 +326,7 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         locations.clear();
         storeEvents = 0;
         boot.lkmm = mem != null ? new LkmmTask() : null;
+        boot.spinLoads.clear();
         Runtime prev = boundOver == null ? Kernel.install(this) : null;
         lifetimes = new Lifetimes();
         lifetimes.activate();
@@ -970,6 +971,28 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (running && timing == null) {
             yielding = current;
         }
+        if (weak()) {
+            /*
+             * Under lkmm the fairness rule has a second half: stores propagate in finite time. A
+             * round that found nothing may have read old stores; the task now reads the latest
+             * store of every location it loaded in that round (a relaxed read of each, named in
+             * the footprint), so the next round is not the same fruitless round again forever, a
+             * poller reading a stale CQ tail at every step to the step bound. It removes only
+             * executions in which a spinning CPU never sees a store, which no real CPU (and no
+             * liveness argument of the kernel's) allows.
+             */
+            Task me = current;
+            for (Object o : me.spinLoads) {
+                Integer loc = locations.get(o);
+                if (loc != null && o instanceof Footprinted) { // named in footprints (a list head is not)
+                    if (observe) {
+                        accessUid(uidOf(o) << 2 | READ);
+                    }
+                    mem.read(me.lkmm, mem.last(loc), Order.ONCE);
+                }
+            }
+            me.spinLoads.clear();
+        }
         point(what, null);
     }
 
@@ -1163,6 +1186,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
      */
     private Message pickRead(Object o, int loc, Order order) {
         LkmmTask t = current.lkmm;
+        if (current.spinLoads.size() < 64 && !current.spinLoads.contains(o)) {
+            current.spinLoads.add(o);
+        }
         List<Message> readable = mem.readable(t, loc, null);
         int n = readable.size();
         Message m = readable.get(n - 1);

@@ -134,6 +134,8 @@ public final class Task {
     long pendingUid;
     /** Its views under {@code --memory-model lkmm} (null under SC): see {@link DeterministicRuntime}. */
     kmodel.kernel.lkmm.LkmmTask lkmm;
+    /** Under lkmm: the objects it loaded since its last busy-wait yield ({@link DeterministicRuntime#spinYield}). */
+    final java.util.ArrayList<Object> spinLoads = new java.util.ArrayList<>();
     /** The lock the task waits to take at its spin_lock point: not runnable while it is held. */
     Spinlock pendingLock;
     /** Objects this task created in this execution (names them: {@link Footprinted}). */

@@ -89,10 +89,10 @@ public interface Runtime {
     void spinUnlock(Spinlock lock);
 
     /**
-     * include/asm-generic/barrier.h: the running task executes the CPU barrier {@code f} in the
+     * The running task executes the CPU barrier {@code f} (include/asm-generic/barrier.h) in the
      * kernel function {@code site} ({@link kmodel.kernel.atomic.Barriers}). Not a scheduling
-     * point. Nothing under sequential consistency (the default); the LKMM approximation applies
-     * it to the task's view.
+     * point. Nothing under sequential consistency (the default); under {@code --memory-model lkmm}
+     * the deterministic runtime applies it to the task's view ({@code LkmmMemory.fence}).
      */
     default void fence(kmodel.kernel.lkmm.Fence f, String site) {
     }

@@ -1299,6 +1299,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (!weak()) {
             return;
         }
+        if (observe && lock instanceof Footprinted) {
+            // reads the lock word's last release: named even where the step's point did not name
+            // the lock (a rw_semaphore waiter resuming after the grant)
+            accessUid(uidOf(lock) << 2 | READ);
+        }
         int loc = location(lock, 0, null);
         mem.read(current.lkmm, mem.last(loc), Order.ACQUIRE);
     }
@@ -1307,6 +1312,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public void lockReleased(Object lock) {
         if (!weak()) {
             return;
+        }
+        if (observe && lock instanceof Footprinted) {
+            accessUid(uidOf(lock) << 2 | WRITE);
         }
         mem.releaseLock(current.lkmm, location(lock, 0, null), current.id(), ++storeEvents);
     }

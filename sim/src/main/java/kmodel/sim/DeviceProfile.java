@@ -38,6 +38,12 @@ public final class DeviceProfile {
         this.source = source;
     }
 
+    /** Whether {@code o} serves requests exactly as this profile does (every field but the source equal). */
+    public boolean sameAs(DeviceProfile o) {
+        return name.equals(o.name) && latencyNs == o.latencyNs && commandNs == o.commandNs && nsPerByte == o.nsPerByte
+                && queueDepth == o.queueDepth && synchronous == o.synchronous;
+    }
+
     /** The names of the profiles below, for a command line: {@code sata-ssd}, {@code nvme-ssd}, {@code pmem}. */
     public static final String[] NAMES = {"sata-ssd", "nvme-ssd", "pmem"};
 

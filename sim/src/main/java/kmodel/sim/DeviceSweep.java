@@ -173,11 +173,29 @@ public final class DeviceSweep {
      */
     public static DeviceSweep run(Reproduction.Scale scale, int cpus, CostModel cost, List<Point> points,
             Consumer<String> progress) {
+        return run(scale, cpus, cost, points, null, progress);
+    }
+
+    /**
+     * {@link #run(Reproduction.Scale, int, CostModel, List, Consumer)}, taking the runs of a point
+     * on the {@link DeviceProfile#nvmeSsd()} profile from {@code done} (may be null) when it ran
+     * seed 002 at the same scale, CPUs and costs: the simulation is deterministic, so they are the
+     * runs this sweep would make.
+     */
+    public static DeviceSweep run(Reproduction.Scale scale, int cpus, CostModel cost, List<Point> points,
+            Reproduction done, Consumer<String> progress) {
         List<Row> rows = new ArrayList<>();
+        String[] modes = {"preadv", "io-wq", "series"};
+        boolean reuse = done != null && done.scale.toString().equals(scale.toString()) && done.cpus == cpus
+                && done.cost.values().equals(cost.values());
         for (Point p : points) {
             SimResult[] r = new SimResult[3];
-            String[] modes = {"preadv", "io-wq", "series"};
             for (int i = 0; i < modes.length; i++) {
+                SimResult known = reuse && p.device.sameAs(DeviceProfile.nvmeSsd()) ? done.runs.get("002/" + modes[i]) : null;
+                if (known != null) {
+                    r[i] = known;
+                    continue;
+                }
                 progress.accept("002/" + p.device.name + "/" + modes[i]);
                 r[i] = run002(scale, modes[i], cost, cpus, p.device);
             }

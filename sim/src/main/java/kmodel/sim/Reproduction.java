@@ -187,8 +187,7 @@ public final class Reproduction {
 
     /** Seed 002's run in {@code mode}. */
     public static SimResult run002(Scale s, String mode, CostModel cost, int cpus) {
-        return Simulator.run(SimPrograms.uringRandomReads(s.randomReads, 32, 32, 128, 1), seed002(mode, cpus), cost, cpus,
-                DeviceProfile.nvmeSsd(), s.toString());
+        return DeviceSweep.run002(s, mode, cost, cpus, DeviceProfile.nvmeSsd());
     }
 
     /**

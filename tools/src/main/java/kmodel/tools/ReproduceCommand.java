@@ -140,7 +140,7 @@ final class ReproduceCommand implements Callable<Integer> {
         Sensitivity sens = null;
         try {
             r = Reproduction.run(s, cpus, cost, dir != null, progress);
-            sweep = DeviceSweep.run(s, cpus, cost, sweepPoints, progress);
+            sweep = DeviceSweep.run(s, cpus, cost, sweepPoints, r, progress);
             if (dir != null) {
                 second = Reproduction.run(s.name.equals("small") ? Reproduction.Scale.standard() : Reproduction.Scale.small(),
                         cpus, cost, false, progress);

@@ -129,6 +129,10 @@ public final class IoCqring {
             }
         }
         long flags = Spinlock.spinLockIrqsave(ctx.completionLock);
+        if (force && Kernel.config().enabled(IoUringOptions.URING_FORCE_FLUSH_DROPS)) {
+            /* v5.10.0-5.10.3: if force is set, the ring is going away. always drop after that */
+            ctx.cqOverflowFlushed = true;
+        }
         java.util.ArrayList<IoKiocb> done = new java.util.ArrayList<>();
         IoUringCqe cqe = null;
         for (int i = 0; i < ctx.cqOverflowList.size();) {

@@ -78,6 +78,12 @@ final class BenchCommand implements Callable<Integer> {
             description = "Time this catalog bug (repeatable; default: the catalog bugs of the scenarios measured).")
     List<String> bugs = new ArrayList<>();
 
+    @Option(names = "--kernel", paramLabel = "PROFILE",
+            description = "Kernel profile of every search: every option as that kernel had it, and its known bugs (see: "
+                    + "kmodel options). Default: none, the options' declared defaults, as the documented figures were "
+                    + "measured.")
+    String kernel;
+
     @Option(names = "--executions", paramLabel = "N",
             description = "Execution budget of each search (default: " + DEFAULT_BUDGET + ", with --quick "
                     + QUICK_BUDGET + ").")
@@ -104,7 +110,9 @@ final class BenchCommand implements Callable<Integer> {
         long budget = executions != null ? executions : quick ? QUICK_BUDGET : DEFAULT_BUDGET;
         List<Scenario<?>> selected = new ArrayList<>();
         List<CatalogBug> timed = new ArrayList<>();
+        Kconfig base;
         try {
+            base = KconfigTable.build(kernel, List.of(), List.of());
             ScenarioRegistry registry = ScenarioRegistry.everything();
             if (scenarios.isEmpty()) {
                 selected.addAll(ScenarioRegistry.standard().all());
@@ -135,18 +143,19 @@ final class BenchCommand implements Callable<Integer> {
         long started = System.nanoTime();
         ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(spec.commandLine().getErr()) : null;
 
-        out.println(String.format(Locale.ROOT, "kmodel bench: JDK %s, %s; each search cut at %,d executions",
+        out.println(String.format(Locale.ROOT, "kmodel bench: JDK %s, %s; each search cut at %,d executions%s",
                 System.getProperty("java.version"),
-                DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads", budget));
+                DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads", budget,
+                kernel == null ? "" : "; kernel " + kernel));
         out.println();
         // Warm-up, not measured: the JIT compiles the runtime and both searches before the first row.
-        unbounded(selected.get(0), Kconfig.defaults(), true, Math.min(budget, WARMUP), line, "warm-up ");
-        unbounded(selected.get(0), Kconfig.defaults(), false, Math.min(budget, WARMUP), line, "warm-up ");
+        unbounded(selected.get(0), base, true, Math.min(budget, WARMUP), line, "warm-up ");
+        unbounded(selected.get(0), base, false, Math.min(budget, WARMUP), line, "warm-up ");
         Table t = new Table("SCENARIO", "DPOR EXECS", "DPOR", "DPOR EXEC/S", "PLAIN EXECS", "PLAIN", "PLAIN EXEC/S",
                 "REDUCTION");
         for (Scenario<?> s : selected) {
-            CheckResult dpor = unbounded(s, Kconfig.defaults(), true, budget, line, "dpor ");
-            CheckResult plain = unbounded(s, Kconfig.defaults(), false, budget, line, "plain ");
+            CheckResult dpor = unbounded(s, base, true, budget, line, "dpor ");
+            CheckResult plain = unbounded(s, base, false, budget, line, "plain ");
             t.row(s.name(), count(dpor.executions()), status(dpor), rate(dpor), count(plain.executions()), status(plain),
                     rate(plain), ratio(dpor, plain));
         }
@@ -157,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
             Table b = new Table("CATALOG BUG", "SCENARIO", "BOUND 2", "EXECS", "TIME", "DPOR", "EXECS", "TIME");
             for (CatalogBug bug : timed) {
                 Scenario<?> s = ScenarioRegistry.everything().get(bug.scenario());
-                Kconfig config = KconfigTable.build(List.of(), List.of(bug.id()));
+                Kconfig config = KconfigTable.build(kernel, List.of(), List.of(bug.id()));
                 CheckResult bounded = withProgress(ModelCheck.exhaustive(s).config(config).executions(budget), line,
                         "bound 2 " + bug.id() + " ").run();
                 clear(line);

@@ -68,6 +68,12 @@ final class ReproduceCommand implements Callable<Integer> {
                     + "still moves the seed's way.")
     boolean sensitivity;
 
+    @Option(names = "--kernel", paramLabel = "PROFILE",
+            description = "Not for reproduce: each seed's experiment runs that seed's own kernel forms, vanilla against "
+                    + "patched (the seed-000, seed-001 and seed-002 profiles of kmodel options say which); refused with "
+                    + "one line. Simulate a profile with kmodel fio --kernel PROFILE.")
+    String kernel;
+
     @Option(names = "--check",
             description = "Exit 1 when a model figure moves against the seed's in the seed's regime: seeds 000 and 001 "
                     + "in the table's runs, seed 002 at the device-sweep points where the simulated series is not "
@@ -95,6 +101,11 @@ final class ReproduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (kernel != null) {
+            throw new Kmodel.OneLine(spec.commandLine(), "reproduce --kernel " + kernel + ": does not apply: each seed's "
+                    + "experiment runs its own kernel's forms, vanilla against patched; a profile is simulated by "
+                    + "kmodel fio --kernel PROFILE JOBFILE");
+        }
         Reproduction.Scale s;
         switch (Values.lower(scale)) { // keywords ignore case (Values)
             case "standard":

@@ -111,7 +111,7 @@ class ReproduceCliTest {
                 Arbitraries.integers().greaterOrEqual(65).map(String::valueOf), junk.filter(s -> !s.matches("[0-9]+")))
                 .map(s -> List.of("--cpus", s));
         Arbitrary<List<String>> unknown = junk.filter(s -> s.startsWith("-") && !s.startsWith("--")
-                || s.startsWith("--") && !List.of("--scale", "--cpus", "--report", "--sensitivity", "--check", "--help", "--version",
+                || s.startsWith("--") && !List.of("--scale", "--cpus", "--report", "--sensitivity", "--check", "--kernel", "--help", "--version",
                         "-h", "-V").contains(s) || !s.startsWith("-") && !s.isEmpty())
                 .map(s -> List.of(s));
         Arbitrary<List<String>> missing = Arbitraries.of("--scale", "--cpus", "--report").map(s -> List.of(s));

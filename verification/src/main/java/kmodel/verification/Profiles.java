@@ -33,7 +33,16 @@ import kmodel.iouring.IoUringOptions;
  * 5.10.7-rc2's shortlog; 073861ed77b6 ("mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)")
  * is "already in the 5.10 release" (Greg Kroah-Hartman), backported to 5.9.y; 6d816e088c35
  * ("io_uring: hold 'ctx' reference around task_work queue + execute") is dated 11 Aug 2020,
- * after the async buffered reads v2 posting, and was merged for v5.9.
+ * after the async buffered reads v2 posting, and was merged for v5.9. v5.10.0's io_uring exit and
+ * teardown ({@code v5.10}'s three {@code URING_*} options) were read from the stable patches that
+ * replaced them, whose context and removed lines are the code before them: 00c18640c243 ("io_uring:
+ * make ctx cancel on exit targeted to actual ctx") and cda286f0715c ("io_uring: cancel reqs shouldnt
+ * kill overflow list") are "[PATCH 5.10 521/717]" and "[PATCH 5.10 507/717]" of the 5.10.4-rc1
+ * review (Message-Id 20201228125020.963311703@linuxfoundation.org), b1b6b5a30dce "[PATCH 5.10
+ * 21/63]" of 5.10.5's; the 5.10.2-rc1 and 5.10.3-rc1 diffstats touch neither fs/io_uring.c nor
+ * kernel/exit.c nor fs/file.c. Not checked against a stored v5.10.0 fs/io_uring.c (none was found):
+ * whether v5.10.0 flushed the overflow list inside {@code uring_lock} in
+ * {@code io_ring_ctx_wait_and_kill()} (the 5.10.4 patches' context, and the model, do).
  */
 public final class Profiles {
     private Profiles() {

@@ -84,7 +84,8 @@ public final class DeviceSweep {
                 new Point(DeviceProfile.sataSsd(), 39_500),
                 dataSheet("intel-dc-s3700", 75_000, 500, 50, false,
                         "Intel SSD DC S3700 product specification (2012): random 4KB read up to 75,000 IOPS "
-                                + "(IOMeter, QD32), 500 MB/s sequential read, 50 us read latency (typ)"),
+                                + "(IOMeter, QD32), 500 MB/s sustained sequential read, 50 us read latency (average "
+                                + "sequential, typ)"),
                 dataSheet("samsung-850-pro", 100_000, 550, 100, false,
                         "Samsung SSD 850 PRO data sheet (2014): 4KB random read 100K IOPS at QD32, 10K IOPS at "
                                 + "QD1 (latency 100 us), 550 MB/s sequential read"),
@@ -92,8 +93,8 @@ public final class DeviceSweep {
                         "Samsung SSD 950 PRO 256GB data sheet (2015): 4KB random read 270K IOPS at QD32, 11K IOPS "
                                 + "at QD1 (latency 91 us), 2,200 MB/s sequential read"),
                 dataSheet("samsung-960-evo-250g", 330_000, 3200, 1e6 / 14_000, true,
-                        "Samsung SSD 960 EVO 250GB data sheet (2016): 4KB random read 330K IOPS at QD32 (4 "
-                                + "threads), 14K IOPS at QD1 (latency 71 us), 3,200 MB/s sequential read"),
+                        "Samsung SSD 960 EVO 250GB data sheet (2016): 4KB random read 330K IOPS at QD32, 14K "
+                                + "IOPS at QD1 (latency 71 us), 3,200 MB/s sequential read"),
                 new Point(DeviceProfile.nvmeSsd(), 540_000));
     }
 

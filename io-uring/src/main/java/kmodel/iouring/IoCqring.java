@@ -114,7 +114,10 @@ public final class IoCqring {
      * fs/io_uring.c: {@code io_cqring_overflow_flush()} (v5.10): move backlogged CQEs into the
      * ring while there is room (with {@code force}, drop those that do not fit), optionally only
      * those of task {@code tsk}; clear the overflow flags once the list is empty; wake waiters;
-     * drop the references the backlog held. Returns true if no backlog is left.
+     * drop the references the backlog held. Returns true if no backlog is left. In v5.10.0
+     * ({@link IoUringOptions#URING_FORCE_FLUSH_DROPS}) a forced flush also sets
+     * {@code cq_overflow_flushed}, whoever calls it (cda286f0715c, 5.10.4, moved that to
+     * {@code io_ring_ctx_wait_and_kill()}).
      */
     static boolean ioCqringOverflowFlush(IoRingCtx ctx, boolean force, kmodel.kernel.sched.Task tsk) {
         if (!force) {

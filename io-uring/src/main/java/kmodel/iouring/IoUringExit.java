@@ -22,7 +22,7 @@ import kmodel.kernel.sched.Task;
  *     io_ring_ctx_free(): io_finish_async() (io_wq_destroy()), free the context
  * </pre>
  *
- * <h2>Exiting: v5.10's order</h2>
+ * <h2>Exiting: 5.10.13's order (v5.10.0's: {@link IoUringOptions#URING_CANCEL_AFTER_EXITING})</h2>
  * {@code do_exit()} calls {@code io_uring_files_cancel(tsk->files)} before
  * {@code exit_signals()} sets {@code PF_EXITING}. In v5.10 that cancels only requests on
  * {@code ctx->inflight_list}, which holds requests that grabbed the task's files
@@ -52,10 +52,13 @@ public final class IoUringExit {
     }
 
     /**
-     * fs/io_uring.c: {@code io_ring_ctx_wait_and_kill()} (v5.10): under {@code uring_lock} kill
+     * fs/io_uring.c: {@code io_ring_ctx_wait_and_kill()} (5.10.13): under {@code uring_lock} kill
      * {@code ctx->refs} and flush the overflow backlog for good ({@code cq_overflow_flushed}),
-     * cancel the ring's io-wq work, and queue {@code io_ring_exit_work()} (the model spawns a
-     * kworker task for it).
+     * cancel the ring's io-wq work ({@code io_wq_cancel_cb(io_cancel_ctx_cb)}), and queue
+     * {@code io_ring_exit_work()} (the model spawns a kworker task for it). v5.10.0's form
+     * ({@link IoUringOptions#URING_FORCE_FLUSH_DROPS}, {@link IoUringOptions#URING_CLOSE_CANCEL_ALL}):
+     * the forced flush sets {@code cq_overflow_flushed} itself, and {@code io_wq_cancel_all()}
+     * cancels instead.
      */
     static void ioRingCtxWaitAndKill(final IoRingCtx ctx) {
         Mutex.mutexLock(ctx.uringLock);

@@ -10,7 +10,10 @@ import java.util.function.Consumer;
  * Seed 002 over device speed: the same experiment as {@link Reproduction#run002} (random 4 KiB
  * reads at queue depth 32, {@code preadv}, io-wq and the series) on a row of devices from a slow
  * SATA SSD to the data-sheet NVMe SSD of the main table, each device's figures from its own data
- * sheet (the no-fitting rule of {@link CostModel}: nothing here was chosen by the result).
+ * sheet (the no-fitting rule of {@link CostModel}: no device parameter was fitted to the seed's
+ * results). Which devices: a spread from 39.5k to 540k IOPS, with the two client NVMe devices
+ * (270k, 330k) picked, after an exploratory sweep over made-up IOPS values, to fall where the wall
+ * time turns; their parameters are their data sheets'.
  *
  * <h2>Why</h2>
  * The seed's own CPU figures (the series at about 52% of a CPU, io-wq's application at 32%) say
@@ -18,7 +21,7 @@ import java.util.function.Consumer;
  * table's NVMe device is faster than one CPU can submit to, so there the simulated series is
  * CPU-bound (99%) and the wall-time comparison is made in a regime the seed never measured.
  *
- * <h2>The seed's regime, a rule fixed before the sweep was run</h2>
+ * <h2>The seed's regime, a rule fixed before the sweep of these devices was run</h2>
  * A point is in the seed's regime when the simulated series' CPU (application, interrupts left
  * out, over real time: {@link SimResult#taskCpuShare()}) is below {@link #SERIES_CPU_LIMIT} of
  * one CPU: the series is not CPU-bound there, as the seed's was not. The rule names no device

@@ -89,7 +89,7 @@ public interface Runtime {
     void spinUnlock(Spinlock lock);
 
     /**
-     * include/asm-generic/barrier.h: the running task executes the CPU barrier {@code f} in the
+     * The running task executes the CPU barrier {@code f} (include/asm-generic/barrier.h) in the
      * kernel function {@code site} ({@link kmodel.kernel.atomic.Barriers}). Not a scheduling
      * point. Nothing under sequential consistency (the default); the LKMM approximation applies
      * it to the task's view.

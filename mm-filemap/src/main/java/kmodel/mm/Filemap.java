@@ -10,6 +10,7 @@ import static kmodel.mm.PageFlags.PG_writeback;
 
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.Sched;
@@ -362,7 +363,7 @@ public final class Filemap {
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
-        /* smp_mb__after_atomic() */
+        Barriers.smpMbAfterAtomic("end_page_writeback");
         Kernel.event("end_page_writeback(%s)", page);
         if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
             wakeUpPage(page, PG_writeback);

@@ -145,12 +145,26 @@ public final class FilemapBugs {
      */
     public static final String NOWAIT_WAITS_FOR_PAGE = "nowait-waits-for-page";
 
+    /**
+     * A barrier bug (found only under a weak memory model, not under sequential consistency):
+     * {@code SetPageUptodate()} without its {@code smp_wmb()} and {@code PageUptodate()} without
+     * its {@code smp_rmb()} (include/linux/page-flags.h), as before 0ed361dec369 ("mm: fix
+     * PageUptodate data race", Nick Piggin; after v2.6.24, whose page-flags.h still has the plain
+     * {@code set_bit()}/{@code test_bit()}). "After running SetPageUptodate, preceeding stores to the page
+     * contents to actually bring it uptodate may not be ordered with the store to set the page
+     * uptodate. Therefore, another CPU which checks PageUptodate is true, then reads the page
+     * contents can get stale data." A reader that finds the page uptodate without taking its
+     * lock ({@code generic_file_buffered_read()}) copies bytes the read's completion has not yet
+     * made visible to it. Manifests as {@code data-corruption} under the LKMM.
+     */
+    public static final String PAGE_UPTODATE_NO_BARRIERS = "page-uptodate-no-barriers";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
             ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
             WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE,
-            NOWAIT_WAITS_FOR_PAGE};
+            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS};
     }
 }

@@ -359,6 +359,8 @@ public final class SbitmapQueue {
         sbitmapDeferredClearBit(nr);
         if (!Kernel.bug(BlockBugs.SBQ_CLEAR_NO_MB_AFTER_ATOMIC)) {
             Barriers.smpMbAfterAtomic("sbitmap_queue_clear");
+        } else {
+            Kernel.event("sbitmap_queue_clear(tag %s): no smp_mb__after_atomic() (bug)", nr);
         }
         sbitmapQueueWakeUp();
     }

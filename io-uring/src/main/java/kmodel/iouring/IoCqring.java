@@ -98,6 +98,8 @@ public final class IoCqring {
     static void ioCqringEvPosted(IoRingCtx ctx) {
         if (!Kernel.bug(IoUringBugs.CQ_EV_POSTED_NO_MB)) {
             Barriers.smpMb("io_cqring_ev_posted"); // wq_has_sleeper(&ctx->cq_wait)
+        } else {
+            Kernel.event("io_cqring_ev_posted(%s): no smp_mb() before waitqueue_active() (bug)", ctx);
         }
         if (Wait.waitqueueActive(ctx.wait)) {
             Wait.wakeUp(ctx.wait);

@@ -131,6 +131,8 @@ public final class PageFlags {
     public static void SetPageUptodate(Page page) {
         if (!Kernel.bug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS)) {
             Barriers.smpWmb("SetPageUptodate");
+        } else {
+            Kernel.event("SetPageUptodate(%s): no smp_wmb() (bug)", page);
         }
         set(PG_uptodate, page);
     }

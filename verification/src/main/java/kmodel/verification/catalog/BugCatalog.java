@@ -204,7 +204,7 @@ public final class BugCatalog {
                 "a reader sees PG_uptodate before the page's contents: no smp_wmb() in SetPageUptodate(), no smp_rmb() in PageUptodate()"));
         b.add(barrierBug(IoUringBugs.CQ_EV_POSTED_NO_MB,
                 "the bug c57a91fb1ccf (\"io_uring: fix missing mb() before waitqueue_active\", v5.15-rc1) fixed in io_cqring_ev_posted_iopoll(), in io_cqring_ev_posted() (v5.10)",
-                "uring-read-nonowait-dev", ViolationKind.MISSED_WAKEUP, "sleeps",
+                "uring-read-nonowait-dev", ViolationKind.MISSED_WAKEUP, "(io_cqring_wait)",
                 "the CQ tail published by an io-wq worker and the waiter's queueing are both missed: no smp_mb() before waitqueue_active(&ctx->wait)"));
         return b.build();
     }

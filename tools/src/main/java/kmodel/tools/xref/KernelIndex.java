@@ -554,8 +554,8 @@ public final class KernelIndex {
                 + "`https://elixir.bootlin.com/linux/<version>/source/<file>#L<line>` reference itself.\n\n");
         sb.append("The Barriers column lists the kernel barriers a method calls where its kernel version has them "
                 + "(`kmodel.kernel.atomic.Barriers`: `smp_mb()`, `smp_rmb()`, `smp_wmb()`, `smp_mb__before_atomic()`, "
-                + "`smp_mb__after_atomic()`, `smp_mb__after_spinlock()`, `barrier()`), including those a catalog "
-                + "barrier bug switches off; the ordering the model's primitives carry themselves "
+                + "`smp_mb__after_atomic()`, `smp_mb__after_spinlock()`, `barrier()`), including the calls a catalog "
+                + "barrier bug switches off (or, where a bug restores an older form, on); the ordering the model's primitives carry themselves "
                 + "(`smp_store_release()`, `smp_load_acquire()`, `set_current_state()`, locks, value-returning "
                 + "atomics) is not listed. See [the memory model](memory-model.md#barrier-sites).\n\n");
         sb.append("| Kernel file | Symbol | Version | Model | Source | Elixir | Barriers |\n");

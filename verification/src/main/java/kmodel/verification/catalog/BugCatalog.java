@@ -182,6 +182,12 @@ public final class BugCatalog {
                 CatalogBug.LKMM);
     }
 
+    private static CatalogBug barrierBug(String id, String origin, String scenario, ViolationKind kind,
+            String signature, String description, KconfigOption opt, long value) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(opt, value),
+                CatalogBug.LKMM);
+    }
+
     /**
      * The barrier bugs: real historical missing-barrier or wrong-ordering bugs of the modelled
      * code, each a switch that restores the code before its fix (the barrier left out, or the
@@ -206,6 +212,12 @@ public final class BugCatalog {
                 "the bug c57a91fb1ccf (\"io_uring: fix missing mb() before waitqueue_active\", v5.15-rc1) fixed in io_cqring_ev_posted_iopoll(), in io_cqring_ev_posted() (v5.10)",
                 "uring-read-nonowait-dev", ViolationKind.MISSED_WAKEUP, "(io_cqring_wait)",
                 "the CQ tail published by an io-wq worker and the waiter's queueing are both missed: no smp_mb() before waitqueue_active(&ctx->wait)"));
+        b.add(barrierBug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL,
+                "undoes c6fe44d96fc1 (\"list: add \"list_del_init_careful()\" to go with \"list_empty_careful()\"\"), v5.8: 2a9127fcf229's wake_page_function()/finish_wait()",
+                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
+                "a killed locker finds its entry unlinked and reads wait->flags unordered: it misses WQ_FLAG_DONE, returns -EINTR and never unlocks the page handed to it",
+                MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
         return b.build();
     }
 

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.TestFactory;
  * runs to start from (scenario, bound): {@code sbq-clear-no-mb-after-atomic} on
  * {@code tag-waiters} (complete, unbounded; 96 executions under sc), {@code page-uptodate-no-barriers}
  * on {@code read-same-page} (preemption bound 2), {@code cq-ev-posted-no-mb} on
- * {@code uring-read-nonowait-dev} (preemption bound 2).
+ * {@code uring-read-nonowait-dev} (preemption bound 2), {@code page-wait-list-del-not-careful} on
+ * {@code page-lock-killable} with {@code PAGE_LOCK_UNFAIRNESS=0} (preemption bound 2).
  *
  * <p>A switch that is never read would make "not found" vacuous, so each barrier site is also
  * shown reached with its barrier switched off: together with a catalog bug that the sequentially
@@ -58,11 +59,12 @@ class BarrierBugsModelCheck {
     static final Map<String, Integer> SC_BOUND = Map.of(
             BlockBugs.SBQ_CLEAR_NO_MB_AFTER_ATOMIC, ModelCheck.UNBOUNDED,
             FilemapBugs.PAGE_UPTODATE_NO_BARRIERS, 1,
-            IoUringBugs.CQ_EV_POSTED_NO_MB, 1);
+            IoUringBugs.CQ_EV_POSTED_NO_MB, 1,
+            FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL, 1);
 
     @Test
     void everyBarrierBugIsDeclaredApartFromTheCatalogTheScSearchFinds() {
-        assertTrue(BugCatalog.barrierBugs().size() >= 3, "at least three barrier bugs so far");
+        assertTrue(BugCatalog.barrierBugs().size() >= 4, "at least four barrier bugs (issue 20)");
         assertEquals(SC_BOUND.keySet(), BugCatalog.barrierBugs().stream().map(CatalogBug::id)
                 .collect(java.util.stream.Collectors.toSet()), "every barrier bug has its bound here");
         for (CatalogBug b : BugCatalog.barrierBugs()) {
@@ -71,7 +73,8 @@ class BarrierBugsModelCheck {
             assertFalse(BugCatalog.all().stream().anyMatch(a -> a.id().equals(b.id())), b.id() + " is not in all()");
             assertNotNull(ScenarioRegistry.everything().find(b.scenario()), b.id() + ": " + b.scenario());
             assertTrue(KconfigTable.build(List.of(), List.of(b.id())).bug(b.id()), "--bug " + b.id() + " is accepted");
-            assertTrue(b.implies().isEmpty(), b.id() + " needs no other setting");
+            assertEquals(b.impliedSettings(Kconfig.defaults()).overrides(),
+                    KconfigTable.build(List.of(), List.of(b.id())).overrides(), b.id() + ": the same settings, the bug aside");
         }
         for (CatalogBug a : BugCatalog.all()) {
             assertEquals(CatalogBug.SC, a.memoryModel(), a.id());
@@ -87,7 +90,8 @@ class BarrierBugsModelCheck {
             CheckResult r = ModelCheck.exhaustive(s).config(cfg).preemptions(bound).run();
             assertTrue(r.config().bug(bug.id()), r::summaryLine);
             assertTrue(r.passed(), () -> "a barrier left out is a no-op under sc: " + r.summaryLine() + "\n" + r.diagram());
-            CheckResult defaults = ModelCheck.exhaustive(s).preemptions(bound).run();
+            CheckResult defaults = ModelCheck.exhaustive(s).config(bug.impliedSettings(Kconfig.defaults()))
+                    .preemptions(bound).run();
             assertEquals(defaults.executions(), r.executions(), "the same search as without the bug");
         }));
     }
@@ -107,6 +111,8 @@ class BarrierBugsModelCheck {
                 ViolationKind.REF_LEAK, "no smp_wmb() (bug)"},
             {IoUringBugs.CQ_EV_POSTED_NO_MB, "uring-exit-armed", IoUringBugs.URING_NO_REQ_REF,
                 ViolationKind.DOUBLE_RELEASE, "no smp_mb() before waitqueue_active() (bug)"},
+            {FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL, "page-lock-killable", FilemapBugs.HANDOFF_FORGETS_DONE,
+                ViolationKind.MISSED_WAKEUP, "smp_mb(); list_del_init() (bug)"},
         };
         return Stream.of(pairs).map(p -> DynamicTest.dynamicTest((String) p[0], () -> {
             Scenario<?> s = ScenarioRegistry.everything().find((String) p[1]);

@@ -26,12 +26,12 @@ public final class IoCqring {
      * {@code completion_lock}.
      */
     static IoUringCqe ioGetCqring(IoRingCtx ctx) {
-        int tail = ctx.cachedCqTail;
+        int tail = ctx.cachedCqTail.get();
         if (tail - ctx.cqHead.readOnce() == ctx.cqEntries) {
             return null;
         }
         Kernel.access(ctx.cqState);
-        ctx.cachedCqTail++;
+        ctx.cachedCqTail.set(tail + 1);
         return ctx.cqes[tail & ctx.cqMask()];
     }
 
@@ -82,7 +82,7 @@ public final class IoCqring {
      * holds {@code completion_lock}.
      */
     static void ioCommitCqring(IoRingCtx ctx) {
-        ctx.cqTail.storeRelease(ctx.cachedCqTail);
+        ctx.cqTail.storeRelease(ctx.cachedCqTail.get());
     }
 
     /**
@@ -139,7 +139,7 @@ public final class IoCqring {
             if (ctx.cqOverflowList.isEmpty()) {
                 return true;
             }
-            if (ctx.cachedCqTail - ctx.cqHead.readOnce() == ctx.cqEntries) {
+            if (ctx.cachedCqTail.racy() - ctx.cqHead.readOnce() == ctx.cqEntries) {
                 return false;
             }
         }
@@ -203,6 +203,6 @@ public final class IoCqring {
         }
         /* See comment at the top of this file */
         Barriers.smpRmb("io_cqring_events");
-        return ctx.cachedCqTail - ctx.cqHead.readOnce();
+        return ctx.cachedCqTail.racy() - ctx.cqHead.readOnce();
     }
 }

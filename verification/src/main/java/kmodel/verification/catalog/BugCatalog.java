@@ -206,7 +206,7 @@ public final class BugCatalog {
                 "the freed tag and the waiter's queueing are both missed: no smp_mb__after_atomic() between set_bit() and the ws_active/waitqueue_active() look"));
         b.add(barrierBug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS,
                 "undoes 0ed361dec369 (\"mm: fix PageUptodate data race\"), after v2.6.24: SetPageUptodate()/PageUptodate() (v5.10)",
-                "read-same-page", ViolationKind.DATA_CORRUPTION, "read as",
+                "read-same-page", ViolationKind.DATA_CORRUPTION, "of sda read as",
                 "a reader sees PG_uptodate before the page's contents: no smp_wmb() in SetPageUptodate(), no smp_rmb() in PageUptodate()"));
         b.add(barrierBug(IoUringBugs.CQ_EV_POSTED_NO_MB,
                 "the bug c57a91fb1ccf (\"io_uring: fix missing mb() before waitqueue_active\", v5.15-rc1) fixed in io_cqring_ev_posted_iopoll(), in io_cqring_ev_posted() (v5.10)",

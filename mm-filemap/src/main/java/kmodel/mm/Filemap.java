@@ -10,6 +10,7 @@ import static kmodel.mm.PageFlags.PG_writeback;
 
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.Sched;
@@ -218,7 +219,20 @@ public final class Filemap {
         }
         Sched.wakeUpState(waiter, mode);
         /* Has to be the absolute last thing we do: the entry may be gone right after it. */
-        Wait.listDelInitCareful(wait);
+        if (!Kernel.bug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL)) {
+            Wait.listDelInitCareful(wait);
+        } else {
+            /*
+             * 2a9127fcf229's form (v5.8, before c6fe44d96fc1): "We _really_ should have a
+             * list_del_init_careful() to properly pair with the unlocked list_empty_careful() in
+             * finish_wait()": a full barrier, then a plain list_del_init(). The scheduling point
+             * is list_del_init_careful()'s, on the same entry, so that the sc search is unchanged.
+             */
+            Barriers.smpMb("wake_page_function");
+            Kernel.event("wake_page_function(%s): smp_mb(); list_del_init() (bug)", wait.name());
+            Kernel.rt().point("list_del_init", wait);
+            Wait.listDelInit(wait);
+        }
         return (flags & WQ_FLAG_EXCLUSIVE) != 0 ? 1 : 0;
     }
 
@@ -362,7 +376,7 @@ public final class Filemap {
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
-        /* smp_mb__after_atomic() */
+        Barriers.smpMbAfterAtomic("end_page_writeback");
         Kernel.event("end_page_writeback(%s)", page);
         if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
             wakeUpPage(page, PG_writeback);
@@ -508,7 +522,11 @@ public final class Filemap {
          * After a signal this may remove the last waiter while PG_waiters stays set. That's ok:
          * the next wakeup will take care of it.
          */
-        Wait.finishWait(q, wait);
+        if (!Kernel.bug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL)) {
+            Wait.finishWait(q, wait);
+        } else {
+            finishWaitPlainListEmptyCareful(q, wait);
+        }
 
         if (wokenKilledTrylock && behavior == Behavior.EXCLUSIVE) {
             wokenKilledTrylock(page, bitNr, wait);
@@ -523,6 +541,25 @@ public final class Filemap {
         }
         wait.leaveScope();
         return ret;
+    }
+
+    /**
+     * kernel/sched/wait.c: {@code finish_wait()} as it was before c6fe44d96fc1 ("list: add
+     * "list_del_init_careful()" to go with "list_empty_careful()"", v5.8), for bug
+     * {@code page-wait-list-del-not-careful} only: {@code list_empty_careful()} read
+     * {@code head->next} (and {@code head->prev}) with plain loads, not {@code smp_load_acquire()},
+     * so a waiter that finds its entry unlinked and skips {@code q->lock} has nothing ordering its
+     * later read of {@code wait->flags} after the waker's stores. The scheduling point is the one
+     * {@code Wait.listEmptyCareful()} has, on the same entry, so that the sc search is unchanged.
+     */
+    private static void finishWaitPlainListEmptyCareful(WaitQueueHead q, WaitQueueEntry wait) {
+        Sched.__setCurrentState(Task.TASK_RUNNING);
+        Kernel.rt().point("list_empty_careful", wait);
+        if (!wait.listEmpty()) {
+            long f = Spinlock.spinLockIrqsave(q.lock);
+            Wait.listDelInit(wait);
+            Spinlock.spinUnlockIrqrestore(q.lock, f);
+        }
     }
 
     /**

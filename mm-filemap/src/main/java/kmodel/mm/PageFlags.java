@@ -3,6 +3,7 @@ package kmodel.mm;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.Bitops;
+import kmodel.kernel.atomic.Barriers;
 
 /**
  * include/linux/page-flags.h (v5.10): the page flag bits the model uses, numbered as in
@@ -107,15 +108,32 @@ public final class PageFlags {
     }
 
     /**
-     * {@code PageUptodate()}: with {@code smp_rmb()} after the test, pairing with the
-     * {@code smp_wmb()} in SetPageUptodate (the model is sequentially consistent).
+     * include/linux/page-flags.h: {@code PageUptodate()} (v5.10): the bit, and if it is set
+     * {@code smp_rmb()} ("Must ensure that the data we read out of the page is loaded _after_ we've
+     * loaded page->flags to check for PageUptodate"), pairing
+     * with the {@code smp_wmb()} of {@link #SetPageUptodate}. Both barriers came with 0ed361dec369
+     * ("mm: fix PageUptodate data race"); bug {@code page-uptodate-no-barriers} leaves them out.
      */
     public static boolean PageUptodate(Page page) {
-        return test(PG_uptodate, page);
+        boolean ret = test(PG_uptodate, page);
+        if (ret && !Kernel.bug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS)) {
+            Barriers.smpRmb("PageUptodate");
+        }
+        return ret;
     }
 
-    /** include/linux/page-flags.h: {@code SetPageUptodate()}: {@code smp_wmb()} then set: the data is written before the bit. */
+    /**
+     * include/linux/page-flags.h: {@code SetPageUptodate()} (v5.10): {@code smp_wmb()}, then set
+     * the bit: the page's contents are written before the bit that says they are there ("Memory
+     * barrier must be issued before setting the PG_uptodate bit, so that all previous stores issued
+     * in order to bring the page uptodate are actually visible before PageUptodate becomes true").
+     */
     public static void SetPageUptodate(Page page) {
+        if (!Kernel.bug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS)) {
+            Barriers.smpWmb("SetPageUptodate");
+        } else {
+            Kernel.event("SetPageUptodate(%s): no smp_wmb() (bug)", page);
+        }
         set(PG_uptodate, page);
     }
 

@@ -331,6 +331,27 @@ class KmodelCliTest {
     }
 
     @Test
+    void bugsListsTheBarrierBugsInATableOfTheirOwnAfterTheOthers() {
+        Run r = kmodel("bugs");
+        assertEquals(0, r.code, r::toString);
+        List<String> lines = r.outLines();
+        int heading = lines.indexOf("Barrier bugs: found only under the LKMM (--memory-model lkmm), not under sequential consistency:");
+        assertTrue(heading > 0, r::toString);
+        assertTrue(lines.get(heading + 1).matches("ID +ORIGIN +SCENARIO +KIND"), r::toString);
+        for (CatalogBug b : BugCatalog.barrierBugs()) {
+            int at = -1;
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith(b.id() + " ")) {
+                    at = i;
+                }
+            }
+            assertTrue(at > heading + 1, () -> b.id() + " is listed under the heading:\n" + r);
+            String row = lines.get(at);
+            assertTrue(row.contains(b.origin()) && row.contains(b.scenario()) && row.endsWith(b.kind().label()), row);
+        }
+    }
+
+    @Test
     void scenariosListsEveryScenarioWithItsDescription() {
         Run r = kmodel("scenarios");
         assertEquals(0, r.code, r::toString);

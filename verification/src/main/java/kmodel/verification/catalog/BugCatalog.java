@@ -176,9 +176,59 @@ public final class BugCatalog {
         return b.build();
     }
 
-    /** The entry with {@code id}, or null. */
+    private static CatalogBug barrierBug(String id, String origin, String scenario, ViolationKind kind,
+            String signature, String description) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(),
+                CatalogBug.LKMM);
+    }
+
+    private static CatalogBug barrierBug(String id, String origin, String scenario, ViolationKind kind,
+            String signature, String description, KconfigOption opt, long value) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(opt, value),
+                CatalogBug.LKMM);
+    }
+
+    /**
+     * The barrier bugs: real historical missing-barrier or wrong-ordering bugs of the modelled
+     * code, each a switch that restores the code before its fix (the barrier left out, or the
+     * weaker ordering), in the function the model has (the origin says where the kernel had it
+     * when that differs). Under sequential consistency, the default memory model, a barrier is a
+     * no-op, so none of them is found: {@code BarrierBugsModelCheck} asserts that. They are found
+     * only under the LKMM ({@code --memory-model lkmm}, issue 20); each entry names the scenario
+     * that reaches the site and the kind the checker should report there. Not part of
+     * {@link #all()}, whose every entry the sequentially consistent search must find.
+     */
+    public static List<CatalogBug> barrierBugs() {
+        ImmutableList.Builder<CatalogBug> b = ImmutableList.builder();
+        b.add(barrierBug(BlockBugs.SBQ_CLEAR_NO_MB_AFTER_ATOMIC,
+                "undoes c38d185d4af1 (\"blk-mq: Fix a race between bt_clear_tag() and bt_get()\"), v3.19-rc (3.18.3): in sbitmap_queue_clear() (v5.10)",
+                "tag-waiters", ViolationKind.MISSED_WAKEUP, "waiting on a request tag of",
+                "the freed tag and the waiter's queueing are both missed: no smp_mb__after_atomic() between set_bit() and the ws_active/waitqueue_active() look"));
+        b.add(barrierBug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS,
+                "undoes 0ed361dec369 (\"mm: fix PageUptodate data race\"), after v2.6.24: SetPageUptodate()/PageUptodate() (v5.10)",
+                "read-same-page", ViolationKind.DATA_CORRUPTION, "of sda read as",
+                "a reader sees PG_uptodate before the page's contents: no smp_wmb() in SetPageUptodate(), no smp_rmb() in PageUptodate()"));
+        b.add(barrierBug(IoUringBugs.CQ_EV_POSTED_NO_MB,
+                "the bug c57a91fb1ccf (\"io_uring: fix missing mb() before waitqueue_active\", v5.15-rc1) fixed in io_cqring_ev_posted_iopoll(), in io_cqring_ev_posted() (v5.10)",
+                "uring-read-nonowait-dev", ViolationKind.MISSED_WAKEUP, "(io_cqring_wait)",
+                "the CQ tail published by an io-wq worker and the waiter's queueing are both missed: no smp_mb() before waitqueue_active(&ctx->wait)"));
+        b.add(barrierBug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL,
+                "undoes c6fe44d96fc1 (\"list: add \"list_del_init_careful()\" to go with \"list_empty_careful()\"\"), v5.8: 2a9127fcf229's wake_page_function()/finish_wait()",
+                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
+                "a killed locker finds its entry unlinked and reads wait->flags unordered: it misses WQ_FLAG_DONE, returns -EINTR and never unlocks the page handed to it",
+                MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
+        return b.build();
+    }
+
+    /** The entry with {@code id} in {@link #all()} or {@link #barrierBugs()}, or null. */
     public static CatalogBug find(String id) {
         for (CatalogBug b : all()) {
+            if (b.id().equals(id)) {
+                return b;
+            }
+        }
+        for (CatalogBug b : barrierBugs()) {
             if (b.id().equals(id)) {
                 return b;
             }

@@ -18,9 +18,15 @@ public final class CatalogBug {
     private final String signature;
     private final String description;
     private final ImmutableMap<KconfigOption, Long> implies;
+    private final String memoryModel;
 
     CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies) {
+        this(id, origin, scenario, kind, signature, description, implies, SC);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, String memoryModel) {
         this.id = id;
         this.origin = origin;
         this.scenario = scenario;
@@ -28,6 +34,22 @@ public final class CatalogBug {
         this.signature = signature;
         this.description = description;
         this.implies = implies;
+        this.memoryModel = memoryModel;
+    }
+
+    /** {@link #memoryModel()} of a bug the sequentially consistent search finds. */
+    public static final String SC = "sc";
+    /** {@link #memoryModel()} of a barrier bug: found only under the LKMM. */
+    public static final String LKMM = "lkmm";
+
+    /**
+     * The memory model under which the checker finds this bug: {@link #SC} for every entry of
+     * {@link BugCatalog#all()}; {@link #LKMM} for the barrier bugs of
+     * {@link BugCatalog#barrierBugs()}, whose switch removes a barrier or weakens an ordering and
+     * so changes nothing under sequential consistency.
+     */
+    public String memoryModel() {
+        return memoryModel;
     }
 
     /** The id used with {@code --bug}. */

@@ -172,6 +172,20 @@ public final class Filemap {
         return true;
     }
 
+    /**
+     * Model-only: a waiter woken by a wake-up meant for another incarnation of its struct page
+     * (the waiter's page or the waker's was freed and reused: {@link WaitPageQueue#gen},
+     * {@link WaitPageKey#gen}) was woken spuriously. No violation, as in the kernel: every
+     * page waiter re-checks its condition (the lock, PG_writeback) or, waiting for a page it
+     * holds no reference to, looks the page up again. Counted in the trace.
+     */
+    public static void spuriousIfReused(WaitPageQueue waitPage, WaitPageKey key) {
+        if (waitPage.gen != key.gen) {
+            Kernel.event("spurious wake-up of %s: it waits on P%d, the wake-up is for P%d (one struct page, freed and reused)",
+                    waitPage.wait.name(), waitPage.gen, key.gen);
+        }
+    }
+
     // ------------------------------------------------------------------ wake functions
 
     /**
@@ -198,6 +212,7 @@ public final class Filemap {
                 return -1;
             }
             if ((flags & WQ_FLAG_CUSTOM) != 0) {
+                Page.lateFlagWrite(key.page, key.gen, key.bitNr, true, "wake_page_function");
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
@@ -210,6 +225,7 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
+        spuriousIfReused(waitPage, key);
         Task waiter = (Task) wait.private_();
         if (handedOff && key.bitNr == PG_locked) {
             // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
@@ -246,6 +262,7 @@ public final class Filemap {
         }
         int ret = Wait.defaultWakeFunction(wait, mode, sync, key);
         if (ret != 0) {
+            spuriousIfReused(waitPage, key);
             Wait.listDelInit(wait);
         }
         return ret;
@@ -263,8 +280,19 @@ public final class Filemap {
      * leave it set: "The next waker will clear it."
      */
     public static void wakeUpPageBit(Page page, int bitNr) {
+        wakeUpPageBit(page, page.gen(), bitNr);
+    }
+
+    /**
+     * {@link #wakeUpPageBit(Page, int)} through a pointer to incarnation {@code gen} of the page,
+     * which the caller (an unlocker, a writeback completion) had a right to when it took it but
+     * may no longer have: the page may be freed and reused meanwhile. The walk's late writes are
+     * checked for their effect ({@link Page#lateFlagWrite}).
+     */
+    static void wakeUpPageBit(Page page, int gen, int bitNr) {
         WaitQueueHead q = pageWaitqueue(page);
         WaitPageKey key = new WaitPageKey(page, bitNr);
+        key.gen = gen;
         key.pageMatch = 0;
 
         WaitQueueEntry bookmark = new WaitQueueEntry(q + ".bookmark");
@@ -289,6 +317,7 @@ public final class Filemap {
          * set; that's okay, the next waker will clear it.
          */
         if (!Wait.waitqueueActive(q) || key.pageMatch == 0) {
+            Page.lateFlagWrite(page, gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
             PageFlags.ClearPageWaiters(page);
             Kernel.event("ClearPageWaiters(%s)", page);
         }
@@ -298,10 +327,15 @@ public final class Filemap {
 
     /** mm/filemap.c: {@code wake_up_page()}: nothing to do unless PG_waiters is set. */
     public static void wakeUpPage(Page page, int bit) {
+        wakeUpPage(page, page.gen(), bit);
+    }
+
+    /** {@link #wakeUpPage(Page, int)} through a pointer to incarnation {@code gen} (see {@link #wakeUpPageBit(Page, int, int)}). */
+    static void wakeUpPage(Page page, int gen, int bit) {
         if (!PageFlags.PageWaiters(page)) {
             return;
         }
-        wakeUpPageBit(page, bit);
+        wakeUpPageBit(page, gen, bit);
     }
 
     /**
@@ -313,11 +347,17 @@ public final class Filemap {
      */
     public static void unlockPage(Page page) {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
+        /*
+         * The caller owns PG_locked, so the page is this incarnation until the bit is clear; an
+         * unlock from I/O completion holds no reference, and from then on the page may be
+         * truncated, freed and reused before the wake-up walks its queue.
+         */
+        int gen = page.gen();
         page.touch();
         page.lockOwner = null;
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
             Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
-            wakeUpPageBit(page, PG_locked);
+            wakeUpPageBit(page, gen, PG_locked);
         } else {
             Kernel.event("unlock_page(%s)", page);
         }
@@ -359,13 +399,15 @@ public final class Filemap {
         if (!noRef) {
             Page.getPage(page);
         }
+        /* PG_writeback is set, so the page is this incarnation until it is clear. */
+        int gen = page.gen();
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
         /* smp_mb__after_atomic() */
         Kernel.event("end_page_writeback(%s)", page);
         if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
-            wakeUpPage(page, PG_writeback);
+            wakeUpPage(page, gen, PG_writeback);
         }
         if (!noRef) {
             Page.putPage(page);
@@ -443,6 +485,7 @@ public final class Filemap {
         Wait.initWait(wait);
         wait.setFunc(Filemap::wakePageFunction);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         boolean repeat = true;
@@ -569,6 +612,7 @@ public final class Filemap {
         wait.setFlags(behavior == Behavior.EXCLUSIVE ? WQ_FLAG_EXCLUSIVE : 0);
         wait.setFunc(Filemap::wakePageFunctionV57);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         for (;;) {
@@ -720,6 +764,7 @@ public final class Filemap {
 
         wait.wait.touch();
         wait.page = page;
+        wait.gen = page.gen();
         wait.bitNr = PG_locked;
 
         Spinlock.spinLockIrq(q.lock);

@@ -46,7 +46,12 @@ public final class SwarmScenarios {
 
     /** The scenario of {@code recipe}, named {@code swarm:<recipe>}. */
     public static Scenario<SwarmWorld> scenario(SwarmRecipe recipe) {
-        Scenario.Builder<SwarmWorld> b = Scenario.<SwarmWorld>named(PREFIX + recipe, "swarm recipe")
+        return scenario(PREFIX + recipe, "swarm recipe", recipe);
+    }
+
+    /** The scenario of {@code recipe} registered under a name of its own (a recipe kept as a standard scenario). */
+    public static Scenario<SwarmWorld> scenario(String name, String description, SwarmRecipe recipe) {
+        Scenario.Builder<SwarmWorld> b = Scenario.<SwarmWorld>named(name, description)
                 .set(MmOptions.PAGE_WAIT_TABLE_SIZE, recipe.table())
                 .set(KernelOptions.WAITQUEUE_WALK_BREAK_CNT, recipe.walk());
         if (recipe.hasKill()) {

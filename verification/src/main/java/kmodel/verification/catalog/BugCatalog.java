@@ -81,6 +81,10 @@ public final class BugCatalog {
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
                 "writeback-free-reuse", ViolationKind.USE_AFTER_FREE, "page P0 touched after it was freed",
                 "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
+        b.add(bug(FilemapBugs.PAGE_ENDIO_UNLOCK_FIRST,
+                "mutation of page_endio() (mm/filemap.c, v5.10): unlock_page() before SetPageUptodate()",
+                "read-truncate-reuse", ViolationKind.PAGE_FLAGS_CORRUPTED, "page_endio through a stale pointer to P0 set PG_uptodate",
+                "the read completion marks the page uptodate after unlocking it; truncation has freed it and a read reused it"));
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
                 ViolationKind.REF_LEAK, "page P0 holds 1 reference(s) at the end",

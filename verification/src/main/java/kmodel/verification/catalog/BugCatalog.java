@@ -77,10 +77,17 @@ public final class BugCatalog {
                 "page-lock-killable", ViolationKind.MISSED_WAKEUP,
                 "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
                 "the waker takes the bit for a hand-off waiter but does not set WQ_FLAG_DONE", MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
-        b.add(bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
+        /*
+         * Found as use-after-free of P0 on writeback-free-reuse while pages were freed objects. A
+         * struct page is never freed: the belated wake-up reaches the page's next incarnation, and
+         * what that does is the BUG_ON(PageWriteback) of the commit's title, given the single if
+         * in wait_on_page_writeback() that the kernels with this bug had (c2407cf7d22d is v5.11).
+         */
+        b.add(new CatalogBug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
-                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE, "page P0 touched after it was freed",
-                "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
+                "writeback-reuse-rewrite", ViolationKind.BUG_ON, "write_cache_pages: BUG_ON(PageWriteback(",
+                "end_page_writeback wakes without a page reference; the page is freed, reused and under writeback again, its waiter woken early",
+                ImmutableMap.of(), ImmutableList.of(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)));
         b.add(bug(FilemapBugs.PAGE_ENDIO_UNLOCK_FIRST,
                 "mutation of page_endio() (mm/filemap.c, v5.10): unlock_page() before SetPageUptodate()",
                 "read-truncate-reuse", ViolationKind.PAGE_FLAGS_CORRUPTED, "page_endio through a stale pointer to P0 set PG_uptodate",

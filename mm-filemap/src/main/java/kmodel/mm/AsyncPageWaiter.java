@@ -133,7 +133,7 @@ public final class AsyncPageWaiter {
             req.kiocb.kiFlags &= ~Kiocb.IOCB_WAITQ;
         }
         Wait.listDelInit(wait);
-        Filemap.spuriousIfReused(wpq, key);
+        wpq.spuriousIfReused(key);
         req.fired++;
         Kernel.event("io_async_buf_func: %s", wpq.wait.name());
 

@@ -172,20 +172,6 @@ public final class Filemap {
         return true;
     }
 
-    /**
-     * Model-only: a waiter woken by a wake-up meant for another incarnation of its struct page
-     * (the waiter's page or the waker's was freed and reused: {@link WaitPageQueue#gen},
-     * {@link WaitPageKey#gen}) was woken spuriously. No violation, as in the kernel: every
-     * page waiter re-checks its condition (the lock, PG_writeback) or, waiting for a page it
-     * holds no reference to, looks the page up again. Counted in the trace.
-     */
-    public static void spuriousIfReused(WaitPageQueue waitPage, WaitPageKey key) {
-        if (waitPage.gen != key.gen) {
-            Kernel.event("spurious wake-up of %s: it waits on P%d, the wake-up is for P%d (one struct page, freed and reused)",
-                    waitPage.wait.name(), waitPage.gen, key.gen);
-        }
-    }
-
     // ------------------------------------------------------------------ wake functions
 
     /**
@@ -212,7 +198,7 @@ public final class Filemap {
                 return -1;
             }
             if ((flags & WQ_FLAG_CUSTOM) != 0) {
-                Page.lateFlagWrite(key.page, key.gen, key.bitNr, true, "wake_page_function");
+                key.page.lateFlagWrite(key.gen, key.bitNr, true, "wake_page_function");
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
@@ -225,7 +211,7 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
-        spuriousIfReused(waitPage, key);
+        waitPage.spuriousIfReused(key);
         Task waiter = (Task) wait.private_();
         if (handedOff && key.bitNr == PG_locked) {
             // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
@@ -262,7 +248,7 @@ public final class Filemap {
         }
         int ret = Wait.defaultWakeFunction(wait, mode, sync, key);
         if (ret != 0) {
-            spuriousIfReused(waitPage, key);
+            waitPage.spuriousIfReused(key);
             Wait.listDelInit(wait);
         }
         return ret;
@@ -317,7 +303,7 @@ public final class Filemap {
          * set; that's okay, the next waker will clear it.
          */
         if (!Wait.waitqueueActive(q) || key.pageMatch == 0) {
-            Page.lateFlagWrite(page, gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
+            page.lateFlagWrite(gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
             PageFlags.ClearPageWaiters(page);
             Kernel.event("ClearPageWaiters(%s)", page);
         }

@@ -138,8 +138,9 @@ public final class Page extends KObject implements LockHolders {
 
     /**
      * Model-only, the effect check of a late flag write: {@code fn} is about to set or clear
-     * {@code bit} through a pointer to incarnation {@code gen} of {@code page}, a pointer its
-     * holder keeps without a reference (no scheduling point; the write itself follows).
+     * {@code bit} through a pointer to incarnation {@code gen} of this page, a pointer its
+     * holder keeps without a reference (no scheduling point; the write itself follows). An
+     * instance method, so that a counterexample's function column names its caller.
      * <ul>
      *   <li>the same incarnation, still allocated: nothing to check;</li>
      *   <li>a free page: a clear has no effect (the free cleared the flags); a set stays, and the
@@ -153,7 +154,8 @@ public final class Page extends KObject implements LockHolders {
      *       reports.</li>
      * </ul>
      */
-    public static void lateFlagWrite(Page page, int gen, int bit, boolean set, String fn) {
+    public void lateFlagWrite(int gen, int bit, boolean set, String fn) {
+        Page page = this;
         if (page.serial == gen && !page.isFreed()) {
             return;
         }

@@ -101,7 +101,7 @@ class PageReuseTest {
             int gen = p.gen();
             Page q = mem.allocPage();
             PageFlags.__SetPageLocked(q);
-            Page.lateFlagWrite(p, gen, PG_locked, false, "unlock_page");
+            p.lateFlagWrite(gen, PG_locked, false, "unlock_page");
         });
         assertNotNull(r.violation());
         assertEquals(ViolationKind.PAGE_FLAGS_CORRUPTED, r.violation().kind());
@@ -116,8 +116,8 @@ class PageReuseTest {
             Page p = allocAndFree(mem);
             int gen = p.gen();
             Page q = mem.allocPage();
-            Page.lateFlagWrite(p, gen, PG_locked, false, "unlock_page"); // already clear
-            Page.lateFlagWrite(p, gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
+            p.lateFlagWrite(gen, PG_locked, false, "unlock_page"); // already clear
+            p.lateFlagWrite(gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
             Page.putPage(q);
         });
         assertNull(r.violation(), () -> r.violation().summary());
@@ -129,7 +129,7 @@ class PageReuseTest {
         ExecutionResult r = Run.task(Kconfig.defaults(), () -> {
             PageAllocator mem = new PageAllocator(1);
             Page p = allocAndFree(mem);
-            Page.lateFlagWrite(p, p.gen(), PG_uptodate, true, "page_endio");
+            p.lateFlagWrite(p.gen(), PG_uptodate, true, "page_endio");
             PageFlags.SetPageUptodate(p);
             mem.allocPage();
         });

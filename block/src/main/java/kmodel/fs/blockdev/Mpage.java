@@ -72,7 +72,7 @@ public final class Mpage {
             /* The mutation: unlock first; from here on the page is not ours (no reference held). */
             int gen = page.gen();
             Filemap.unlockPage(page);
-            Page.lateFlagWrite(page, gen, PageFlags.PG_uptodate, true, "page_endio");
+            page.lateFlagWrite(gen, PageFlags.PG_uptodate, true, "page_endio");
             PageFlags.SetPageUptodate(page);
             return;
         }

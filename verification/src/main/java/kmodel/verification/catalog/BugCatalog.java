@@ -136,7 +136,7 @@ public final class BugCatalog {
                 "a tag waiter queues without atomic_inc(&ws_active): sbq_wake_ptr() sees no waiters and frees wake nobody"));
         b.add(bug(BtrfsBugs.PAGEPOOL_DOUBLE_RELEASE,
                 "mutation of seed 000's pagepool loop (67c9684f48ea): the losing page released twice", "btrfs-2-readers-1page",
-                ViolationKind.DOUBLE_RELEASE, "on a freed page",
+                ViolationKind.DOUBLE_RELEASE, "on a free page",
                 "the add_to_page_cache_lru() failure path releases the page and the loop's tail releases it again",
                 BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL));
         b.add(bug(BtrfsBugs.PAGEPOOL_LEAK,

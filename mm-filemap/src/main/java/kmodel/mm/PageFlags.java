@@ -64,8 +64,8 @@ public final class PageFlags {
     public static final long PAGE_FLAGS_CHECK_AT_FREE = 1L << PG_lru | 1L << PG_locked | 1L << PG_private
             | 1L << PG_writeback | 1L << PG_active;
     /**
-     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_PREP}, {@code (1UL << NR_PAGEFLAGS) - 1}
-     * without PG_hwpoison: every flag (the model's are all below bit 22). {@code free_pages_prepare()} clears them, so
+     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_PREP}: every flag but PG_hwpoison
+     * ((1UL &lt;&lt; NR_PAGEFLAGS) - 1 without it; the model's flags are all below bit 22). {@code free_pages_prepare()} clears them, so
      * {@code check_new_page()} finds one set on an allocation only if a late write put it there.
      */
     public static final long PAGE_FLAGS_CHECK_AT_PREP = (1L << 22) - 1;

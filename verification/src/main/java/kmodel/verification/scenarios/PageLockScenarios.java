@@ -412,7 +412,9 @@ public final class PageLockScenarios {
             Filemap.lockPage(p);
             if (p.mapping == file.mapping) {
                 Filemap.waitOnPageWriteback(p);
-                Kernel.BUG_ON(PageFlags.PageWriteback(p), "write_cache_pages: BUG_ON(PageWriteback(" + p.describe() + "))");
+                if (PageFlags.PageWriteback(p)) {
+                    Kernel.BUG_ON(true, "write_cache_pages: BUG_ON(PageWriteback(" + p.describe() + "))");
+                }
             }
             Filemap.unlockPage(p);
             Page.putPage(p);

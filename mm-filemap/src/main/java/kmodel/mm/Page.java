@@ -173,8 +173,8 @@ public final class Page extends KObject implements LockHolders {
             return;
         }
         if (bit == PageFlags.PG_waiters && !set) {
-            Kernel.event("%s: clears PG_waiters of %s, reused as %s: no waiter of it queued (page_match)", fn, was,
-                    page.name());
+            Kernel.event("%s: clears PG_waiters of %s, reused as %s: harmless unless a waiter of it is queued"
+                    + " (page_match rules that out; a missed wake-up otherwise)", fn, was, page.name());
             return;
         }
         String owner = page.lockOwner != null && (page.flags.peek() & (1L << PageFlags.PG_locked)) != 0

@@ -270,10 +270,11 @@ public final class Filemap {
     }
 
     /**
-     * {@link #wakeUpPageBit(Page, int)} through a pointer to incarnation {@code gen} of the page,
-     * which the caller (an unlocker, a writeback completion) had a right to when it took it but
-     * may no longer have: the page may be freed and reused meanwhile. The walk's late writes are
-     * checked for their effect ({@link Page#lateFlagWrite}).
+     * mm/filemap.c: {@code wake_up_page_bit()} (v5.10), as {@link #wakeUpPageBit(Page, int)},
+     * through a pointer to incarnation {@code gen} of the page, which the caller (an unlocker, a
+     * writeback completion) had a right to when it took it but may no longer have: the page may
+     * be freed and reused meanwhile. The walk's late writes are checked for their effect
+     * ({@link Page#lateFlagWrite}).
      */
     static void wakeUpPageBit(Page page, int gen, int bitNr) {
         WaitQueueHead q = pageWaitqueue(page);
@@ -316,7 +317,10 @@ public final class Filemap {
         wakeUpPage(page, page.gen(), bit);
     }
 
-    /** {@link #wakeUpPage(Page, int)} through a pointer to incarnation {@code gen} (see {@link #wakeUpPageBit(Page, int, int)}). */
+    /**
+     * mm/filemap.c: {@code wake_up_page()} (v5.10), as {@link #wakeUpPage(Page, int)}, through a
+     * pointer to incarnation {@code gen} (see {@link #wakeUpPageBit(Page, int, int)}).
+     */
     static void wakeUpPage(Page page, int gen, int bit) {
         if (!PageFlags.PageWaiters(page)) {
             return;

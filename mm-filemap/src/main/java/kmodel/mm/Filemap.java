@@ -199,6 +199,7 @@ public final class Filemap {
                 return -1;
             }
             if ((flags & WQ_FLAG_CUSTOM) != 0) {
+                key.page.lateFlagWrite(key.gen, key.bitNr, true, "wake_page_function");
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
@@ -211,6 +212,7 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
+        waitPage.spuriousIfReused(key);
         Task waiter = (Task) wait.private_();
         if (handedOff && key.bitNr == PG_locked) {
             // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
@@ -260,6 +262,7 @@ public final class Filemap {
         }
         int ret = Wait.defaultWakeFunction(wait, mode, sync, key);
         if (ret != 0) {
+            waitPage.spuriousIfReused(key);
             Wait.listDelInit(wait);
         }
         return ret;
@@ -277,8 +280,20 @@ public final class Filemap {
      * leave it set: "The next waker will clear it."
      */
     public static void wakeUpPageBit(Page page, int bitNr) {
+        wakeUpPageBit(page, page.gen(), bitNr);
+    }
+
+    /**
+     * mm/filemap.c: {@code wake_up_page_bit()} (v5.10), as {@link #wakeUpPageBit(Page, int)},
+     * through a pointer to incarnation {@code gen} of the page, which the caller (an unlocker, a
+     * writeback completion) had a right to when it took it but may no longer have: the page may
+     * be freed and reused meanwhile. The walk's late writes are checked for their effect
+     * ({@link Page#lateFlagWrite}).
+     */
+    static void wakeUpPageBit(Page page, int gen, int bitNr) {
         WaitQueueHead q = pageWaitqueue(page);
         WaitPageKey key = new WaitPageKey(page, bitNr);
+        key.gen = gen;
         key.pageMatch = 0;
 
         WaitQueueEntry bookmark = new WaitQueueEntry(q + ".bookmark");
@@ -303,6 +318,7 @@ public final class Filemap {
          * set; that's okay, the next waker will clear it.
          */
         if (!Wait.waitqueueActive(q) || key.pageMatch == 0) {
+            page.lateFlagWrite(gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
             PageFlags.ClearPageWaiters(page);
             Kernel.event("ClearPageWaiters(%s)", page);
         }
@@ -312,10 +328,18 @@ public final class Filemap {
 
     /** mm/filemap.c: {@code wake_up_page()}: nothing to do unless PG_waiters is set. */
     public static void wakeUpPage(Page page, int bit) {
+        wakeUpPage(page, page.gen(), bit);
+    }
+
+    /**
+     * mm/filemap.c: {@code wake_up_page()} (v5.10), as {@link #wakeUpPage(Page, int)}, through a
+     * pointer to incarnation {@code gen} (see {@link #wakeUpPageBit(Page, int, int)}).
+     */
+    static void wakeUpPage(Page page, int gen, int bit) {
         if (!PageFlags.PageWaiters(page)) {
             return;
         }
-        wakeUpPageBit(page, bit);
+        wakeUpPageBit(page, gen, bit);
     }
 
     /**
@@ -327,11 +351,17 @@ public final class Filemap {
      */
     public static void unlockPage(Page page) {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
+        /*
+         * The caller owns PG_locked, so the page is this incarnation until the bit is clear; an
+         * unlock from I/O completion holds no reference, and from then on the page may be
+         * truncated, freed and reused before the wake-up walks its queue.
+         */
+        int gen = page.gen();
         page.touch();
         page.lockOwner = null;
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
             Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
-            wakeUpPageBit(page, PG_locked);
+            wakeUpPageBit(page, gen, PG_locked);
         } else {
             Kernel.event("unlock_page(%s)", page);
         }
@@ -373,13 +403,15 @@ public final class Filemap {
         if (!noRef) {
             Page.getPage(page);
         }
+        /* PG_writeback is set, so the page is this incarnation until it is clear. */
+        int gen = page.gen();
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
         Barriers.smpMbAfterAtomic("end_page_writeback");
         Kernel.event("end_page_writeback(%s)", page);
         if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
-            wakeUpPage(page, PG_writeback);
+            wakeUpPage(page, gen, PG_writeback);
         }
         if (!noRef) {
             Page.putPage(page);
@@ -457,6 +489,7 @@ public final class Filemap {
         Wait.initWait(wait);
         wait.setFunc(Filemap::wakePageFunction);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         boolean repeat = true;
@@ -606,6 +639,7 @@ public final class Filemap {
         wait.setFlags(behavior == Behavior.EXCLUSIVE ? WQ_FLAG_EXCLUSIVE : 0);
         wait.setFunc(Filemap::wakePageFunctionV57);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         for (;;) {
@@ -757,6 +791,7 @@ public final class Filemap {
 
         wait.wait.touch();
         wait.page = page;
+        wait.gen = page.gen();
         wait.bitNr = PG_locked;
 
         Spinlock.spinLockIrq(q.lock);

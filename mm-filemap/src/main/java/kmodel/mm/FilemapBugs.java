@@ -54,6 +54,15 @@ public final class FilemapBugs {
      */
     public static final String END_WRITEBACK_NO_PAGE_REF = "end-writeback-no-page-ref";
     /**
+     * A mutation of {@code page_endio()} (mm/filemap.c, v5.10): a read's completion unlocks the
+     * page first and sets PG_uptodate after. The completion holds no page reference, and once
+     * PG_locked is clear a truncation may free the page and a read of another index may reuse
+     * it; the late {@code SetPageUptodate()} then marks the new owner's page uptodate before its
+     * own read has filled it. Manifests as {@code page-flags-corrupted} (the deliberate break of
+     * the struct-page-reuse checks, docs/model.md).
+     */
+    public static final String PAGE_ENDIO_UNLOCK_FIRST = "page-endio-unlock-first";
+    /**
      * A mutation of {@code __add_to_page_cache_locked()}'s error path (v5.10): on {@code -EEXIST}
      * the reference taken for the cache is not dropped again. The caller then puts only its own
      * reference, and the copy that lost the race is never freed. Manifests as {@code ref-leak}.
@@ -182,6 +191,6 @@ public final class FilemapBugs {
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
             ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
             WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE,
-            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS, PAGE_WAIT_LIST_DEL_NOT_CAREFUL};
+            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS, PAGE_WAIT_LIST_DEL_NOT_CAREFUL, PAGE_ENDIO_UNLOCK_FIRST};
     }
 }

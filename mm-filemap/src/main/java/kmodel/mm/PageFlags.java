@@ -58,6 +58,65 @@ public final class PageFlags {
         }
     }
 
+    /**
+     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_FREE}, of the flags the model has:
+     * {@code free_pages_check()} reports a page freed with one of them set ({@code bad_page()}).
+     */
+    public static final long PAGE_FLAGS_CHECK_AT_FREE = 1L << PG_lru | 1L << PG_locked | 1L << PG_private
+            | 1L << PG_writeback | 1L << PG_active;
+    /**
+     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_PREP}: every flag but PG_hwpoison
+     * ((1UL &lt;&lt; NR_PAGEFLAGS) - 1 without it; the model's flags are all below bit 22). {@code free_pages_prepare()} clears them, so
+     * {@code check_new_page()} finds one set on an allocation only if a late write put it there.
+     */
+    public static final long PAGE_FLAGS_CHECK_AT_PREP = (1L << 22) - 1;
+
+    /** The flag's name without its {@code PG_} prefix, for reports. */
+    public static String name(int bit) {
+        switch (bit) {
+            case PG_locked:
+                return "locked";
+            case PG_referenced:
+                return "referenced";
+            case PG_uptodate:
+                return "uptodate";
+            case PG_dirty:
+                return "dirty";
+            case PG_lru:
+                return "lru";
+            case PG_active:
+                return "active";
+            case PG_workingset:
+                return "workingset";
+            case PG_waiters:
+                return "waiters";
+            case PG_error:
+                return "error";
+            case PG_private:
+                return "private";
+            case PG_writeback:
+                return "writeback";
+            case PG_reclaim:
+                return "reclaim";
+            default:
+                return "bit" + bit;
+        }
+    }
+
+    /** The names of the flags set in {@code mask}, for reports: {@code "PG_locked|PG_writeback"}. */
+    public static String names(long mask) {
+        StringBuilder sb = new StringBuilder();
+        for (int b = 0; b < 64; b++) {
+            if ((mask & (1L << b)) != 0) {
+                if (sb.length() > 0) {
+                    sb.append('|');
+                }
+                sb.append("PG_").append(name(b));
+            }
+        }
+        return sb.toString();
+    }
+
     private static boolean test(int bit, Page page) {
         page.touch();
         return Bitops.testBit(bit, page.flags);

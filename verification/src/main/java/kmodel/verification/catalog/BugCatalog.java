@@ -77,10 +77,21 @@ public final class BugCatalog {
                 "page-lock-killable", ViolationKind.MISSED_WAKEUP,
                 "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
                 "the waker takes the bit for a hand-off waiter but does not set WQ_FLAG_DONE", MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
-        b.add(bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
+        /*
+         * Found as use-after-free of P0 on writeback-free-reuse while pages were freed objects. A
+         * struct page is never freed: the belated wake-up reaches the page's next incarnation, and
+         * what that does is the BUG_ON(PageWriteback) of the commit's title, given the single if
+         * in wait_on_page_writeback() that the kernels with this bug had (c2407cf7d22d is v5.11).
+         */
+        b.add(new CatalogBug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
-                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE, "page P0 touched after it was freed",
-                "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
+                "writeback-reuse-rewrite", ViolationKind.BUG_ON, "write_cache_pages: BUG_ON(PageWriteback(",
+                "end_page_writeback wakes without a page reference; the page is freed, reused and under writeback again, its waiter woken early",
+                ImmutableMap.of(), ImmutableList.of(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)));
+        b.add(bug(FilemapBugs.PAGE_ENDIO_UNLOCK_FIRST,
+                "mutation of page_endio() (mm/filemap.c, v5.10): unlock_page() before SetPageUptodate()",
+                "read-truncate-reuse", ViolationKind.PAGE_FLAGS_CORRUPTED, "page_endio through a stale pointer to P0 set PG_uptodate",
+                "the read completion marks the page uptodate after unlocking it; truncation has freed it and a read reused it"));
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
                 ViolationKind.REF_LEAK, "page P0 holds 1 reference(s) at the end",
@@ -125,7 +136,7 @@ public final class BugCatalog {
                 "a tag waiter queues without atomic_inc(&ws_active): sbq_wake_ptr() sees no waiters and frees wake nobody"));
         b.add(bug(BtrfsBugs.PAGEPOOL_DOUBLE_RELEASE,
                 "mutation of seed 000's pagepool loop (67c9684f48ea): the losing page released twice", "btrfs-2-readers-1page",
-                ViolationKind.DOUBLE_RELEASE, "on a freed page",
+                ViolationKind.DOUBLE_RELEASE, "on a free page",
                 "the add_to_page_cache_lru() failure path releases the page and the loop's tail releases it again",
                 BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL));
         b.add(bug(BtrfsBugs.PAGEPOOL_LEAK,

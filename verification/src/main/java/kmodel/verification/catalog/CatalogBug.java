@@ -1,6 +1,8 @@
 package kmodel.verification.catalog;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import java.util.List;
 import java.util.Map;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
@@ -19,14 +21,26 @@ public final class CatalogBug {
     private final String description;
     private final ImmutableMap<KconfigOption, Long> implies;
     private final String memoryModel;
+    private final ImmutableList<String> impliesBugs;
 
     CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies) {
-        this(id, origin, scenario, kind, signature, description, implies, SC);
+        this(id, origin, scenario, kind, signature, description, implies, ImmutableList.of(), SC);
     }
 
     CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies, String memoryModel) {
+        this(id, origin, scenario, kind, signature, description, implies, ImmutableList.of(), memoryModel);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, ImmutableList<String> impliesBugs) {
+        this(id, origin, scenario, kind, signature, description, implies, impliesBugs, SC);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, ImmutableList<String> impliesBugs, String memoryModel) {
+        this.impliesBugs = impliesBugs;
         this.id = id;
         this.origin = origin;
         this.scenario = scenario;
@@ -92,7 +106,16 @@ public final class CatalogBug {
     }
 
     /**
-     * {@code base} with the options this bug {@link #implies()}, but without the bug itself: the
+     * Other catalog bugs the kernels this bug lived in had too, switched in with it (e.g. v5.10.0's
+     * single {@code if} in {@code wait_on_page_writeback()} for a bug fixed before v5.10).
+     */
+    public List<String> impliesBugs() {
+        return impliesBugs;
+    }
+
+    /**
+     * {@code base} with the options this bug {@link #implies()} and the bugs it
+     * {@linkplain #impliesBugs() implies}, but without the bug itself: the
      * configuration a test runs to show that the settings alone pass, so that a violation found
      * with the bug can only come from the bug.
      */
@@ -100,6 +123,9 @@ public final class CatalogBug {
         Kconfig c = base;
         for (Map.Entry<KconfigOption, Long> e : implies.entrySet()) {
             c = c.with(e.getKey(), e.getValue());
+        }
+        for (String b : impliesBugs) {
+            c = c.withBug(b);
         }
         return c;
     }

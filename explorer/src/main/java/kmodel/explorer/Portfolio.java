@@ -243,7 +243,8 @@ public final class Portfolio {
         CheckResult r = new CheckResult(scenario.name(), config, describe, total, outcomes, System.nanoTime() - start,
                 complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut && !complete)
                 .timeBudgetReached(timeNote)
-                .stepBoundToken(boundToken);
+                .stepBoundToken(boundToken)
+                .sleepBlocked(first.sleepBlocked() + (x == null ? 0 : x.sleepBlocked()));
         if (x != null && x.split() != null) {
             r.split(x.split());
         }

@@ -118,6 +118,18 @@ public final class DporStrategy implements ExplorationStrategy {
         int conservative = -1;
         /** TASK, bounded search: runnable tasks the bound allows here that are not yet in the backtrack set. */
         int missing;
+        /**
+         * TASK, optimal search: the wakeup tree here, its root standing for this decision; its
+         * children are the sequences still to explore from here, in the order they go (explored
+         * ones are removed, their tasks are in {@code done}).
+         */
+        WuNode wut;
+        /**
+         * Optimal search: the wakeup subtree the next TASK decision below starts from (TASK: the
+         * branch now explored here; VALUE: the one handed down from above, for every value); null:
+         * none.
+         */
+        WuNode inherit;
 
         Node(int[] enabled, int[] sleepTasks, long[][] sleepFootprints, int current, int preemptionsBefore) {
             this.kind = TASK;
@@ -187,6 +199,45 @@ public final class DporStrategy implements ExplorationStrategy {
                 }
             }
             return out == null ? old : Arrays.copyOf(out, n);
+        }
+    }
+
+    /**
+     * A node of a wakeup tree (Abdulla et al., JACM 2017, section 6): the step of {@code task} that
+     * follows its parent's sequence, with that step's footprint as the execution that inserted it
+     * saw it (null: unknown, the unseen step of a cut execution, dependent with everything).
+     */
+    private static final class WuNode {
+        final int task;
+        final long[] fp;
+        /** The sequences that continue this one, in the order they are explored; null: none (a leaf). */
+        ArrayList<WuNode> children;
+
+        WuNode(int task, long[] fp) {
+            this.task = task;
+            this.fp = fp;
+        }
+
+        boolean leaf() {
+            return children == null || children.isEmpty();
+        }
+
+        void add(WuNode c) {
+            if (children == null) {
+                children = new ArrayList<>(2);
+            }
+            children.add(c);
+        }
+
+        WuNode copy() {
+            WuNode n = new WuNode(task, fp);
+            if (children != null) {
+                n.children = new ArrayList<>(children.size());
+                for (WuNode c : children) {
+                    n.children.add(c.copy());
+                }
+            }
+            return n;
         }
     }
 
@@ -313,6 +364,73 @@ public final class DporStrategy implements ExplorationStrategy {
         return s;
     }
 
+    /**
+     * When set, the unbounded search is source-DPOR with sleep sets alone (a race adds one initial of
+     * its reversal to a backtrack set), the algorithm before wakeup trees; for the before/after count.
+     */
+    private boolean sourceSetsOnly;
+
+    /** When set, no sleep sets: redundant (equivalent executions explored twice), for tests that must see it. */
+    private boolean noSleep;
+
+    /**
+     * Source-DPOR without sleep sets: still reaches every end state, but explores some traces more
+     * than once; for tests that must see the duplicate-trace check fail ({@link #traceSignature}).
+     */
+    public static DporStrategy noSleepSetsForTesting() {
+        DporStrategy s = sourceSets();
+        s.noSleep = true;
+        return s;
+    }
+
+    /** When set, a reversal is inserted only into an empty wakeup tree: unsound, for tests that must fail. */
+    private boolean lossyWakeup;
+
+    /**
+     * Unbounded source-DPOR with sleep sets and no wakeup trees (JACM 2017, Algorithm 1), as this
+     * class was until 2026-12-02: complete too, but some executions end sleep-set blocked. For
+     * comparisons ({@code --reduction source}, {@code ./kmodel bench}).
+     */
+    public static DporStrategy sourceSets() {
+        DporStrategy s = new DporStrategy();
+        s.sourceSetsOnly = true;
+        return s;
+    }
+
+    /**
+     * Optimal DPOR that drops every reversal whose decision already has a wakeup tree to explore:
+     * unsound, for tests that must see the comparison with plain DFS fail.
+     */
+    public static DporStrategy lossyWakeupForTesting() {
+        DporStrategy s = new DporStrategy();
+        s.lossyWakeup = true;
+        return s;
+    }
+
+    /** Whether this search is optimal DPOR with wakeup trees: unbounded, and not one of the variants. */
+    private boolean optimal() {
+        return !sourceSetsOnly && !blind && bound == Integer.MAX_VALUE;
+    }
+
+    /** Executions this search pruned because every runnable task slept (sleep-set blocked). */
+    private long sleepBlocked;
+
+    /** Executions this search pruned because every runnable task slept (sleep-set blocked): none when optimal. */
+    public long sleepBlocked() {
+        return sleepBlocked;
+    }
+
+    /**
+     * Wakeup-tree branches dropped because their task was not runnable or asleep where they were to
+     * run (never in a deterministic model; counted to show it).
+     */
+    private long wakeupMisses;
+
+    /** Wakeup-tree branches dropped because their task could not run there (0 unless the model is nondeterministic). */
+    public long wakeupMisses() {
+        return wakeupMisses;
+    }
+
     /** When set with a bound, a race adds every initial of the reversed sequence (the rule before 2026-12-02). */
     private boolean allInitials;
 
@@ -411,6 +529,7 @@ public final class DporStrategy implements ExplorationStrategy {
         } else {
             node = newTaskNode(ids, n, current, n > 1 && branches < prefix.length ? prefix[branches] : -1);
             if (node == null) {
+                sleepBlocked++;
                 return PRUNE;
             }
             stack.add(node);
@@ -449,7 +568,7 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current, int fixedPick) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0 && (!bounded() || sleepAtBoundZero()) && fixedPick < 0) {
+        if (events > 0 && (!bounded() || sleepAtBoundZero()) && fixedPick < 0 && !noSleep) {
             // Sleep sets only without a bound, and at bound 0: under a bound of 1 or more a task put
             // to sleep here may be needed on a path whose preemptions differ from the sibling's that
             // explored it. At bound 0 see sleepAtBoundZero().
@@ -504,6 +623,12 @@ public final class DporStrategy implements ExplorationStrategy {
             node.missing = 0;
             return node;
         }
+        if (optimal()) {
+            node.wut = inherited();
+            if (nextFromWakeupTree(node)) {
+                return node;
+            }
+        }
         int pick = -1;
         if (current >= 0 && !node.asleep(current)) {
             pick = current;
@@ -527,6 +652,49 @@ public final class DporStrategy implements ExplorationStrategy {
             node.missing--; // the first pick is free, so always within the bound
         }
         return node;
+    }
+
+    /**
+     * The wakeup subtree handed down to a new TASK decision at {@link #depth}: the branch the TASK
+     * decision above is exploring, or, through data choices, the one handed to them (copied: every
+     * value starts from it); an empty root when none.
+     */
+    private WuNode inherited() {
+        if (depth > 0) {
+            Node above = stack.get(depth - 1);
+            if (above.inherit != null) {
+                return above.kind == VALUE ? above.inherit.copy() : above.inherit;
+            }
+        }
+        return new WuNode(-1, null);
+    }
+
+    /**
+     * Takes the first branch of the node's wakeup tree whose task can run here and is not asleep,
+     * and hands its subtree down; false when there is none. A branch whose task cannot run is
+     * dropped and counted ({@link #wakeupMisses}).
+     */
+    private boolean nextFromWakeupTree(Node node) {
+        ArrayList<WuNode> ch = node.wut.children;
+        while (ch != null && !ch.isEmpty()) {
+            WuNode c = ch.remove(0);
+            if (!node.isEnabled(c.task) || node.asleep(c.task) || node.done.get(c.task)) {
+                // Not runnable here after all (a step the reversed sequence needed was enabled only
+                // by the step it was reversed with): its continuations are kept, in its place.
+                wakeupMisses++;
+                if (c.children != null) {
+                    ch.addAll(0, c.children);
+                }
+                continue;
+            }
+            node.chosen = c.task;
+            node.backtrack.set(c.task);
+            node.done.set(c.task);
+            node.inherit = c;
+            return true;
+        }
+        node.inherit = null;
+        return false;
     }
 
     private static final int WRITE = 0;
@@ -656,6 +824,9 @@ public final class DporStrategy implements ExplorationStrategy {
             }
         } else {
             node = new Node(n, preemptions);
+            if (depth > 0) {
+                node.inherit = stack.get(depth - 1).inherit;
+            }
             if (branches < prefix.length) {
                 if (prefix[branches] < 0 || prefix[branches] >= n) {
                     throw new NondeterminismException(depth, "the fixed prefix takes value " + prefix[branches]
@@ -742,7 +913,11 @@ public final class DporStrategy implements ExplorationStrategy {
                     ordered = happensBefore(j, evClock[o]);
                 }
             }
-            raceFlags[c] = !ordered;
+            // The release of a lock this step takes is never co-enabled with it (the lock is held
+            // until then): whatever else the two touch, their order is the lock's, and the acquire's
+            // race with the previous acquire reverses it. Source-DPOR reversed it anyway, into an
+            // execution that ends sleep-set blocked (the acquirer spins, the releaser sleeps).
+            raceFlags[c] = !ordered && !(optimal() && hbOnly.contains(j));
         }
         for (int c = 0; c < nc; c++) {
             join(clock, evClock[candidates.get(c)]);
@@ -850,6 +1025,10 @@ public final class DporStrategy implements ExplorationStrategy {
         if (node.fixed) {
             return; // reversal point inside the fixed prefix: another unit covers it
         }
+        if (node.wut != null) {
+            reverseOptimal(node, j, k);
+            return;
+        }
         int n = initials(j, k);
         int chosen = -1;
         for (int i = 0; i < n; i++) {
@@ -866,6 +1045,157 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         if (chosen >= 0) {
             node.backtrack.set(chosen);
+        }
+    }
+
+    /** Scratch of {@link #reverseOptimal}: the reversed sequence {@code v}, its tasks and footprints. */
+    private int[] vTask = new int[64];
+    private long[][] vFp = new long[64][];
+    private int vLen;
+
+    /**
+     * Optimal DPOR's reversal (JACM 2017, Algorithm 2, lines 5-6): with {@code E'} the execution
+     * before {@code j} and {@code v = notdep(j).k} (the steps after {@code j} that do not happen
+     * after it, then {@code k}), unless a task asleep at {@code E'} (asleep on entry, or explored
+     * there already) is a weak initial of {@code v}, {@code v} is inserted into the wakeup tree at
+     * {@code E'}. Inserted whole, not just its first task, so the search later runs {@code v} itself
+     * and never reaches a state where every runnable task sleeps.
+     */
+    private void reverseOptimal(Node node, int j, int k) {
+        vLen = 0;
+        for (int u = j + 1; u <= k; u++) {
+            if (u < k && happensBefore(j, evClock[u])) {
+                continue; // u happens after j: not in notdep(j)
+            }
+            if (vLen == vTask.length) {
+                vTask = Arrays.copyOf(vTask, vLen * 2);
+                vFp = Arrays.copyOf(vFp, vLen * 2);
+            }
+            vTask[vLen] = evTask[u];
+            vFp[vLen++] = evNode[u] < 0 ? null : evFootprint[u]; // a cut execution's unseen step: null
+        }
+        if (!node.isEnabled(vTask[0]) && !enabledInitialFirst(node)) {
+            return; // no step of v can start here (as source-DPOR, which then adds nothing)
+        }
+        for (int i = 0; i < node.sleepTasks.length; i++) {
+            if (weakInitial(node.sleepTasks[i], node.sleepFootprints[i])) {
+                return; // an execution starting with the sleeper is equivalent: explored elsewhere
+            }
+        }
+        for (int q = node.done.nextSetBit(0); q >= 0; q = node.done.nextSetBit(q + 1)) {
+            if (q < node.doneFootprints.length && node.doneFootprints[q] != null
+                    && weakInitial(q, node.doneFootprints[q])) {
+                return; // explored from here already
+            }
+        }
+        if (lossyWakeup && !node.wut.leaf()) {
+            return; // the deliberate break: a second reversal here is lost
+        }
+        insert(node.wut);
+    }
+
+    /**
+     * Whether task {@code q}, whose next step has footprint {@code fq}, is a weak initial of the
+     * sequence {@code v} ({@code vTask/vFp[0..vLen)}): {@code q}'s first step in {@code v} depends on no
+     * earlier step of {@code v}, or {@code q} has no step in {@code v} and its next step is
+     * independent of all of them (JACM 2017, Definition 6.1). Dependence is that of the
+     * footprints, as everywhere in this class.
+     */
+    private boolean weakInitial(int q, long[] fq) {
+        int f = firstOf(q);
+        if (f >= 0) {
+            for (int i = 0; i < f; i++) {
+                if (dependent(vFp[i], vFp[f])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (int i = 0; i < vLen; i++) {
+            if (dependent(fq, vFp[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Moves to the front of {@code v} an initial of it (a first step of its task with no dependent
+     * earlier step in {@code v}) whose task can run at {@code node}, keeping {@code v} equivalent;
+     * false when there is none.
+     */
+    private boolean enabledInitialFirst(Node node) {
+        for (int f = 1; f < vLen; f++) {
+            int q = vTask[f];
+            if (!node.isEnabled(q) || firstOf(q) != f) {
+                continue;
+            }
+            boolean initial = true;
+            for (int i = 0; i < f && initial; i++) {
+                initial = !dependent(vFp[i], vFp[f]);
+            }
+            if (initial) {
+                long[] fp = vFp[f];
+                System.arraycopy(vTask, 0, vTask, 1, f);
+                System.arraycopy(vFp, 0, vFp, 1, f);
+                vTask[0] = q;
+                vFp[0] = fp;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int firstOf(int q) {
+        for (int i = 0; i < vLen; i++) {
+            if (vTask[i] == q) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean dependent(long[] a, long[] b) {
+        return a == null || b == null || !independent(a, b);
+    }
+
+    /**
+     * Inserts {@code v} into the wakeup tree {@code root} (JACM 2017, section 6.2): going down from
+     * the root, at each node the first child (in exploration order) whose task is a weak initial of
+     * what is left of {@code v} is followed, and that task's step is taken off {@code v}; reaching a
+     * leaf, or using up {@code v}, means an explored-to-be sequence already covers {@code v}; else
+     * what is left of {@code v} becomes a new last branch there.
+     */
+    private void insert(WuNode root) {
+        WuNode cur = root;
+        while (true) {
+            if (cur != root && cur.leaf() || vLen == 0) {
+                return;
+            }
+            WuNode next = null;
+            if (cur.children != null) {
+                for (WuNode c : cur.children) {
+                    if (weakInitial(c.task, c.fp)) {
+                        next = c;
+                        break;
+                    }
+                }
+            }
+            if (next == null) {
+                for (int i = 0; i < vLen; i++) {
+                    WuNode n = new WuNode(vTask[i], vFp[i]);
+                    cur.add(n);
+                    cur = n;
+                }
+                return;
+            }
+            int f = firstOf(next.task);
+            if (f >= 0) {
+                System.arraycopy(vTask, f + 1, vTask, f, vLen - f - 1);
+                System.arraycopy(vFp, f + 1, vFp, f, vLen - f - 1);
+                vLen--;
+            }
+            cur = next;
         }
     }
 
@@ -1018,6 +1348,10 @@ public final class DporStrategy implements ExplorationStrategy {
                     top.chosen++;
                     return true;
                 }
+            } else if (top.wut != null) {
+                if (nextFromWakeupTree(top)) {
+                    return true;
+                }
             } else {
                 for (int t = top.backtrack.nextSetBit(0); t >= 0; t = top.backtrack.nextSetBit(t + 1)) {
                     if (!top.done.get(t) && !top.asleep(t)) {
@@ -1056,7 +1390,10 @@ public final class DporStrategy implements ExplorationStrategy {
             } else {
                 before = node.done.cardinality() - 1;
                 known = before + 1;
-                for (int t = node.backtrack.nextSetBit(0); t >= 0; t = node.backtrack.nextSetBit(t + 1)) {
+                if (node.wut != null) {
+                    known += node.wut.children == null ? 0 : node.wut.children.size();
+                }
+                for (int t = node.wut != null ? -1 : node.backtrack.nextSetBit(0); t >= 0; t = node.backtrack.nextSetBit(t + 1)) {
                     if (!node.done.get(t) && !node.asleep(t)) {
                         known++;
                     }
@@ -1068,10 +1405,33 @@ public final class DporStrategy implements ExplorationStrategy {
         return done;
     }
 
+    /**
+     * The Mazurkiewicz trace of the execution just run, as text: every step as its task, its number
+     * within the task and its vector clock (the steps of every task it depends on, directly or not),
+     * sorted. Two executions have the same text exactly when they order every pair of dependent steps
+     * the same way (the same trace). For tests and measurements that count equivalent executions.
+     */
+    public String traceSignature() {
+        String[] ev = new String[events];
+        for (int e = 0; e < events; e++) {
+            int[] c = evClock[e];
+            StringBuilder sb = new StringBuilder().append(evTask[e]).append('.').append(evLocal[e]).append('<');
+            for (int t = 0; t < c.length; t++) {
+                if (c[t] != 0 && t != evTask[e]) {
+                    sb.append(t).append(':').append(c[t]).append(',');
+                }
+            }
+            ev[e] = sb.toString();
+        }
+        Arrays.sort(ev);
+        return String.join(" ", ev);
+    }
+
     /** "complete" once the search has finished; the model check says "unbounded" when its budget cut it. */
     @Override
     public String describe() {
         return bounded() ? "exhaustive, preemption bound " + bound + " (DPOR)"
+                : optimal() ? "exhaustive, complete (optimal DPOR with wakeup trees)"
                 : "exhaustive, complete (source-DPOR with sleep sets)";
     }
 }

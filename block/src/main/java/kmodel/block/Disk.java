@@ -174,10 +174,7 @@ public final class Disk implements BlkMqOps {
     private byte[] sectorForWrite(long sector) {
         byte[] data = written.get(sector);
         if (data == null) {
-            data = new byte[SECTOR_SIZE];
-            for (int i = 0; i < SECTOR_SIZE; i++) {
-                data[i] = pattern(sector, i);
-            }
+            data = patternSector(sector).clone(); // the memoised pattern, not 512 calls of pattern()
             written.put(sector, data);
         }
         return data;

@@ -153,7 +153,7 @@ public final class ModelCheck {
     }
 
     /**
-     * Partial-order reduction of exhaustive search (default on): source-DPOR with sleep sets when
+     * Partial-order reduction of exhaustive search (default on): optimal DPOR (wakeup trees) when
      * unbounded, bounded POR with a preemption bound ({@link DporStrategy}). Off: plain DFS.
      */
     public ModelCheck reduction(boolean on) {
@@ -407,6 +407,10 @@ public final class ModelCheck {
 
     int minimiseBudget() {
         return minimiseBudget;
+    }
+
+    boolean sourceSetsSetting() {
+        return sourceSets;
     }
 
     int preemptionsSetting() {

@@ -26,7 +26,7 @@ public final class SplitRun {
         final int autoBound;
         /**
          * The unbounded search is source-DPOR without wakeup trees ({@code --reduction source}, for
-         * comparisons); not written to shard files, which {@code --reduction source} does not make.
+         * comparisons).
          */
         boolean sourceSets;
 
@@ -71,6 +71,12 @@ public final class SplitRun {
         /** Whether the unbounded reduced search is source-DPOR without wakeup trees. */
         public boolean sourceSets() {
             return sourceSets;
+        }
+
+        /** Sets {@link #sourceSets()} ({@code --reduction source}); returns this. */
+        public Settings sourceSets(boolean on) {
+            this.sourceSets = on;
+            return this;
         }
 
         /** Whether the bound is iterated 0..N. */

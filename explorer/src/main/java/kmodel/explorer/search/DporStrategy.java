@@ -685,6 +685,7 @@ public final class DporStrategy implements ExplorationStrategy {
                 if (c.children != null) {
                     ch.addAll(0, c.children);
                 }
+                fullBranching(node);
                 continue;
             }
             node.chosen = c.task;
@@ -695,6 +696,27 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         node.inherit = null;
         return false;
+    }
+
+    /**
+     * After a wakeup-tree branch turned out not to be runnable at {@code node}: a sequence inserted
+     * later may have been taken as covered by it, so every task that can run here and is neither
+     * asleep nor explored becomes a branch of its own (a source set can always grow to every
+     * runnable task): sound, at the cost of a few executions where it happens.
+     */
+    private void fullBranching(Node node) {
+        for (int t : node.enabled) {
+            if (node.done.get(t) || node.asleep(t)) {
+                continue;
+            }
+            boolean present = false;
+            for (WuNode c : node.wut.children) {
+                present |= c.task == t;
+            }
+            if (!present) {
+                node.wut.add(new WuNode(t, null));
+            }
+        }
     }
 
     private static final int WRITE = 0;
@@ -726,7 +748,19 @@ public final class DporStrategy implements ExplorationStrategy {
             nReads = 0;
         }
 
-        void addRead(int e) {
+        /**
+         * Adds read {@code e} of {@code task}, dropping that task's earlier read: it happens before
+         * this one, so it is never a race of its own (a poller's reads piled up, and every write
+         * then scanned them all). The order of the others is kept.
+         */
+        void addRead(int e, int task, int[] evTask) {
+            for (int i = 0; i < nReads; i++) {
+                if (evTask[reads[i]] == task) {
+                    System.arraycopy(reads, i + 1, reads, i, nReads - i - 1);
+                    reads[nReads - 1] = e;
+                    return;
+                }
+            }
             if (nReads == reads.length) {
                 reads = Arrays.copyOf(reads, nReads * 2);
             }
@@ -917,7 +951,7 @@ public final class DporStrategy implements ExplorationStrategy {
             // until then): whatever else the two touch, their order is the lock's, and the acquire's
             // race with the previous acquire reverses it. Source-DPOR reversed it anyway, into an
             // execution that ends sleep-set blocked (the acquirer spins, the releaser sleeps).
-            raceFlags[c] = !ordered && !(optimal() && hbOnly.contains(j));
+            raceFlags[c] = !ordered && !(optimal() && (hbOnly.contains(j) || enabledBy(j, task, k)));
         }
         for (int c = 0; c < nc; c++) {
             join(clock, evClock[candidates.get(c)]);
@@ -936,7 +970,7 @@ public final class DporStrategy implements ExplorationStrategy {
         for (long o : fp) {
             Access a = lastAccess.getOrAdd(o >> 2);
             if ((o & 3) == READ) {
-                a.addRead(k);
+                a.addRead(k, task, evTask);
             } else {
                 a.lastWrite = k;
                 a.nReads = 0;
@@ -990,6 +1024,25 @@ public final class DporStrategy implements ExplorationStrategy {
                 }
             }
         }
+    }
+
+    /**
+     * Whether step {@code j} (or a step after it) is what made {@code task} runnable for its step
+     * {@code k} (not yet recorded; chosen at {@link #stepNode}): then the two are never co-enabled (a
+     * wake-up and the woken task's next step, a submission and the completion it makes possible) and
+     * there is no race to reverse. So when {@code task} could not run at {@code j}'s decision, the
+     * step after which it first could must be one that does not happen after {@code j}.
+     */
+    private boolean enabledBy(int j, int task, int k) {
+        if (stack.get(evNode[j]).isEnabled(task)) {
+            return false;
+        }
+        for (int u = j; u < k; u++) {
+            if (stack.get(u + 1 < k ? evNode[u + 1] : stepNode).isEnabled(task)) {
+                return u == j || happensBefore(j, evClock[u]);
+            }
+        }
+        return false;
     }
 
     private void addCandidate(int j, int task) {
@@ -1093,6 +1146,7 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         insert(node.wut);
     }
+
 
     /**
      * Whether task {@code q}, whose next step has footprint {@code fq}, is a weak initial of the

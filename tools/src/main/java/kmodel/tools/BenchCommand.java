@@ -189,8 +189,9 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --before-after}: the default check of each scenario with source-DPOR ({@code --reduction
-     * source}) and with optimal DPOR, side by side, and the totals. The executions, blocked and
+     * {@code --before-after}: the default check of each scenario (as {@code kmodel check --jobs 1} runs
+     * it: the portfolio, the default kernel profile) with source-DPOR ({@code --reduction source}) and
+     * with optimal DPOR, side by side, and the totals. The executions, blocked and
      * strength columns are deterministic; the times are one run's.
      */
     private int beforeAfter(List<Scenario<?>> selected, Long budget) {
@@ -236,7 +237,9 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The default check of {@code s} (the portfolio, one job), before ({@code source}) or after wakeup trees. */
     private static CheckResult defaultCheck(Scenario<?> s, boolean source, Long budget, ProgressLine line, String what) {
-        ModelCheck check = ModelCheck.portfolio(s).sourceSets(source).jobs(1);
+        // the configuration kmodel check gives it: the default kernel profile, nothing set
+        ModelCheck check = ModelCheck.portfolio(s).config(KconfigTable.build(kmodel.verification.Profiles.DEFAULT,
+                List.of(), List.of())).sourceSets(source).jobs(1);
         if (budget != null) {
             check.executions(budget);
         }

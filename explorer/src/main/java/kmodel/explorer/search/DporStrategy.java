@@ -370,6 +370,21 @@ public final class DporStrategy implements ExplorationStrategy {
      */
     private boolean sourceSetsOnly;
 
+    /** When set with a bound of 1 or more, sleep sets as without a bound: unsound, measured by tests. */
+    private boolean boundedSleep;
+
+    /**
+     * Bounded DPOR with sleep sets kept as the unbounded search keeps them (a task asleep after a
+     * sibling explored it stays asleep whatever preemptions the path has used): the combination
+     * this class does not make, because it misses end states plain DFS reaches within the bound
+     * ({@code ReductionEquivalenceModelCheck}); for that test and its count.
+     */
+    public static DporStrategy boundedSleepForTesting(int bound) {
+        DporStrategy s = new DporStrategy(bound);
+        s.boundedSleep = true;
+        return s;
+    }
+
     /** When set, no sleep sets: redundant (equivalent executions explored twice), for tests that must see it. */
     private boolean noSleep;
 
@@ -568,7 +583,7 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current, int fixedPick) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0 && (!bounded() || sleepAtBoundZero()) && fixedPick < 0 && !noSleep) {
+        if (events > 0 && (!bounded() || sleepAtBoundZero() || boundedSleep) && fixedPick < 0 && !noSleep) {
             // Sleep sets only without a bound, and at bound 0: under a bound of 1 or more a task put
             // to sleep here may be needed on a path whose preemptions differ from the sibling's that
             // explored it. At bound 0 see sleepAtBoundZero().
@@ -1104,7 +1119,11 @@ public final class DporStrategy implements ExplorationStrategy {
     /** Scratch of {@link #reverseOptimal}: the reversed sequence {@code v}, its tasks and footprints. */
     private int[] vTask = new int[64];
     private long[][] vFp = new long[64][];
+    /** The step of the current execution each entry of {@code v} is; the last, {@code k}, may be a cut's unseen one. */
+    private int[] vEv = new int[64];
     private int vLen;
+    /** The racing step {@code k} of the reversal being inserted. */
+    private int vK;
 
     /**
      * Optimal DPOR's reversal (JACM 2017, Algorithm 2, lines 5-6): with {@code E'} the execution
@@ -1123,10 +1142,13 @@ public final class DporStrategy implements ExplorationStrategy {
             if (vLen == vTask.length) {
                 vTask = Arrays.copyOf(vTask, vLen * 2);
                 vFp = Arrays.copyOf(vFp, vLen * 2);
+                vEv = Arrays.copyOf(vEv, vLen * 2);
             }
+            vEv[vLen] = u;
             vTask[vLen] = evTask[u];
             vFp[vLen++] = evNode[u] < 0 ? null : evFootprint[u]; // a cut execution's unseen step: null
         }
+        vK = k;
         if (!node.isEnabled(vTask[0]) && !enabledInitialFirst(node)) {
             return; // no step of v can start here (as source-DPOR, which then adds nothing)
         }
@@ -1141,12 +1163,52 @@ public final class DporStrategy implements ExplorationStrategy {
                 return; // explored from here already
             }
         }
+        if (evNode[k] < 0) {
+            reverseCut(node, k);
+            return;
+        }
         if (lossyWakeup && !node.wut.leaf()) {
             return; // the deliberate break: a second reversal here is lost
         }
         insert(node.wut);
     }
 
+
+    /**
+     * A race with the unseen step of a cut execution ({@link #executionCut}): that step's footprint is
+     * unknown (dependent with everything), so a sequence ending in it would seldom be found covered and
+     * every such race would add a branch. As source-DPOR does: unless an initial of {@code v} runnable
+     * here is already explored, asleep, or the first step of a branch of the wakeup tree, one of them
+     * ({@code k}'s task if it is one) becomes a branch of its own, explored on by the search as usual.
+     */
+    private void reverseCut(Node node, int k) {
+        int chosen = -1;
+        for (int f = 0; f < vLen; f++) {
+            int q = vTask[f];
+            if (!node.isEnabled(q) || firstOf(q) != f) {
+                continue;
+            }
+            if (!initialAt(f)) {
+                continue;
+            }
+            if (node.done.get(q) || node.asleep(q)) {
+                return;
+            }
+            if (node.wut.children != null) {
+                for (WuNode c : node.wut.children) {
+                    if (c.task == q) {
+                        return;
+                    }
+                }
+            }
+            if (chosen < 0 || q == evTask[k]) {
+                chosen = q;
+            }
+        }
+        if (chosen >= 0) {
+            node.wut.add(new WuNode(chosen, null));
+        }
+    }
 
     /**
      * Whether task {@code q}, whose next step has footprint {@code fq}, is a weak initial of the
@@ -1158,12 +1220,7 @@ public final class DporStrategy implements ExplorationStrategy {
     private boolean weakInitial(int q, long[] fq) {
         int f = firstOf(q);
         if (f >= 0) {
-            for (int i = 0; i < f; i++) {
-                if (dependent(vFp[i], vFp[f])) {
-                    return false;
-                }
-            }
-            return true;
+            return initialAt(f);
         }
         for (int i = 0; i < vLen; i++) {
             if (dependent(fq, vFp[i])) {
@@ -1184,20 +1241,45 @@ public final class DporStrategy implements ExplorationStrategy {
             if (!node.isEnabled(q) || firstOf(q) != f) {
                 continue;
             }
-            boolean initial = true;
-            for (int i = 0; i < f && initial; i++) {
-                initial = !dependent(vFp[i], vFp[f]);
-            }
-            if (initial) {
+            if (initialAt(f)) {
                 long[] fp = vFp[f];
+                int ev = vEv[f];
                 System.arraycopy(vTask, 0, vTask, 1, f);
                 System.arraycopy(vFp, 0, vFp, 1, f);
+                System.arraycopy(vEv, 0, vEv, 1, f);
                 vTask[0] = q;
                 vFp[0] = fp;
+                vEv[0] = ev;
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether entry {@code f} of {@code v} depends on no earlier entry. For a step other than
+     * {@code k} the execution's happens-before decides it (an earlier entry that happens before it
+     * does so through entries of {@code v}: a step in between that happens after {@code j} would put
+     * it after {@code j} too), a comparison of clocks; {@code k} happens after {@code j}, maybe through
+     * steps left out of {@code v}, so its footprint is compared with each earlier entry's.
+     */
+    private boolean initialAt(int f) {
+        int e = vEv[f];
+        if (e == vK) {
+            for (int i = 0; i < f; i++) {
+                if (dependent(vFp[i], vFp[f])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        int[] clock = evClock[e];
+        for (int i = 0; i < f; i++) {
+            if (happensBefore(vEv[i], clock)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int firstOf(int q) {
@@ -1247,6 +1329,7 @@ public final class DporStrategy implements ExplorationStrategy {
             if (f >= 0) {
                 System.arraycopy(vTask, f + 1, vTask, f, vLen - f - 1);
                 System.arraycopy(vFp, f + 1, vFp, f, vLen - f - 1);
+                System.arraycopy(vEv, f + 1, vEv, f, vLen - f - 1);
                 vLen--;
             }
             cur = next;
@@ -1305,8 +1388,8 @@ public final class DporStrategy implements ExplorationStrategy {
             int tu = evTask[u];
             boolean initial = firstInV[tu] == 0;
             int[] cu = evClock[u];
-            for (int t = 0; t < firstInV.length && initial; t++) {
-                if (firstInV[t] != 0 && t < cu.length && cu[t] >= firstInV[t]) {
+            for (int t = 0, n2 = Math.min(cu.length, firstInV.length); t < n2 && initial; t++) {
+                if (firstInV[t] != 0 && cu[t] >= firstInV[t]) {
                     initial = false;
                 }
             }

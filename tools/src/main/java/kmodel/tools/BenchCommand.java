@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  * {@code kmodel bench}: how fast the checker is and how much the reduction saves, as one report.
  *
  * <ul>
- *   <li>Per scenario: the unbounded search with source-DPOR ({@code --preemptions unbounded
+ *   <li>Per scenario: the unbounded search with optimal DPOR ({@code --preemptions unbounded
  *       --reduction dpor}) and without reduction ({@code --reduction none}), each cut by the
  *       execution budget ({@code --executions}): executions, whether the search was complete or
  *       cut ({@code budget}), executions per second, and the reduction ratio (plain executions
@@ -50,6 +50,10 @@ import picocli.CommandLine.Spec;
  * {@value #WARMUP} executions, unmeasured, so that the first row is not the JIT's warm-up.
  * Every figure is a measurement of this run, printed, never asserted; the executions columns are
  * deterministic (the same as {@code kmodel check} prints for the same search).
+ *
+ * <p>{@code --before-after} prints instead, per scenario, the default check (the portfolio, one
+ * job, the default kernel profile) with source-DPOR and with optimal DPOR side by side: executions,
+ * time, the share that ended sleep-set blocked, and what was proved; then the totals.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,

@@ -35,11 +35,11 @@ import kmodel.verification.ScenarioRegistry;
  * {"format": "kmodel-check", "version": 1, "shard": {"index": 0, "count": 1}, "jobs": 2,
  *  "timeSeconds": 1.5,
  *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "strategy": "exhaustive",
- *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 4000000,
+ *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor" (or "source", "none"), "iterative": true, "steps": 20000, "budget": 4000000,
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
  *      preemption bound 2", "bound": 2, "executions": 3194, "outcomes": [...], "stepBoundStops": 0,
- *      "violation": null, "token": null, "stepBoundToken": null, "timeSeconds": 0.4},
+ *      "sleepBlocked": 0 (executions that ended sleep-set blocked; not read back by merge), "violation": null, "token": null, "stepBoundToken": null, "timeSeconds": 0.4},
  *    "levels": [{"bound": 0, "units": 12, "explored": [{"index": 0, "prefix": [1], "executions": 40,
  *      "finished": true, "outcomes": [{"outcome": "...", "first": 0}], "stepBoundStops": [],
  *      "firstStepBound": null, "firstStepBoundSchedule": null, "violation": null}, ...]}, ...]}]}

@@ -34,7 +34,10 @@ class ReductionProperties {
         /**
          * 0 read, 1 write, 2 locked increment, 3 atomic increment, 4 locked increment and then a
          * reference taken in the release's step, 5 a locked read with a reference taken in the
-         * acquire's step (the page cache's insert and lookup: see {@code AcquireRaceTest}).
+         * acquire's step (the page cache's insert and lookup: see {@code AcquireRaceTest}); for
+         * the memory-model programs ({@link LkmmModeProperties}) also 6 {@code smp_mb()}, 7
+         * {@code smp_store_release()}, 8 {@code smp_load_acquire()}, 9 {@code smp_wmb()}, 10
+         * {@code smp_rmb()}.
          */
         final int kind;
         final int var;
@@ -54,6 +57,11 @@ class ReductionProperties {
                 case 2: return "lock-inc(x" + var + ")";
                 case 4: return "lock-inc-get(x" + var + ")";
                 case 5: return "lock-get-r(x" + var + ")";
+                case 6: return "mb";
+                case 7: return "w-rel(x" + var + "=" + value + ")";
+                case 8: return "r-acq(x" + var + ")";
+                case 9: return "wmb";
+                case 10: return "rmb";
                 default: return "atomic-inc";
             }
         }
@@ -113,6 +121,21 @@ class ReductionProperties {
                         ref.get();
                         seen[task].append(x.readOnce()).append(' ');
                         Spinlock.spinUnlock(lock);
+                        break;
+                    case 6:
+                        kmodel.kernel.atomic.Barriers.smpMb("generated");
+                        break;
+                    case 7:
+                        x.storeRelease(op.value);
+                        break;
+                    case 8:
+                        seen[task].append(x.loadAcquire()).append(' ');
+                        break;
+                    case 9:
+                        kmodel.kernel.atomic.Barriers.smpWmb("generated");
+                        break;
+                    case 10:
+                        kmodel.kernel.atomic.Barriers.smpRmb("generated");
                         break;
                     default:
                         seen[task].append('c').append(counter.addReturn(1)).append(' ');

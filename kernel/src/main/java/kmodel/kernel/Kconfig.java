@@ -20,18 +20,31 @@ import java.util.TreeSet;
  * one (replay tokens from before profiles, and the tests) the options' declared defaults apply.
  */
 public final class Kconfig {
-    private static final Kconfig DEFAULTS = new Kconfig(new TreeMap<>(), new TreeSet<>(), null);
+    private static final Kconfig DEFAULTS = new Kconfig(new TreeMap<>(), new TreeSet<>(), null, MemoryModel.SC);
 
     /** Options set explicitly, by name (sorted: the canonical form is stable). */
     private final TreeMap<String, Long> values;
     private final TreeSet<String> bugs;
     /** The kernel profile under the explicit settings, or null (the options' declared defaults). */
     private final KernelProfile profile;
+    /** The memory model ({@code --memory-model}); {@link MemoryModel#SC} unless set. */
+    private final MemoryModel memoryModel;
 
-    private Kconfig(TreeMap<String, Long> values, TreeSet<String> bugs, KernelProfile profile) {
+    private Kconfig(TreeMap<String, Long> values, TreeSet<String> bugs, KernelProfile profile, MemoryModel memoryModel) {
         this.values = values;
         this.bugs = bugs;
         this.profile = profile;
+        this.memoryModel = memoryModel;
+    }
+
+    /** The memory model executions run under: {@link MemoryModel#SC} unless set ({@code --memory-model}). */
+    public MemoryModel memoryModel() {
+        return memoryModel;
+    }
+
+    /** A copy under memory model {@code m}, everything else kept. */
+    public Kconfig withMemoryModel(MemoryModel m) {
+        return new Kconfig(values, bugs, profile, m);
     }
 
     /** Every seed patch applied, no bug. */
@@ -65,7 +78,7 @@ public final class Kconfig {
 
     /** A copy resting on {@code p} (null: on the options' declared defaults), explicit settings kept. */
     public Kconfig withProfile(KernelProfile p) {
-        return new Kconfig(values, bugs, p);
+        return new Kconfig(values, bugs, p, memoryModel);
     }
 
     /** The catalog bugs switched in explicitly ({@code --bug}), sorted; not the profile's. */
@@ -85,7 +98,7 @@ public final class Kconfig {
     public Kconfig with(KconfigOption option, long value) {
         TreeMap<String, Long> v = new TreeMap<>(values);
         v.put(option.name(), value);
-        return new Kconfig(v, bugs, profile);
+        return new Kconfig(v, bugs, profile, memoryModel);
     }
 
     /**
@@ -99,7 +112,8 @@ public final class Kconfig {
         v.putAll(top.values);
         TreeSet<String> b = new TreeSet<>(bugs);
         b.addAll(top.bugs);
-        return new Kconfig(v, b, top.profile != null ? top.profile : profile);
+        return new Kconfig(v, b, top.profile != null ? top.profile : profile,
+                top.memoryModel != MemoryModel.SC ? top.memoryModel : memoryModel);
     }
 
     /** A copy with a bool option set. */
@@ -111,18 +125,25 @@ public final class Kconfig {
     public Kconfig withBug(String id) {
         TreeSet<String> b = new TreeSet<>(bugs);
         b.add(id);
-        return new Kconfig(values, b, profile);
+        return new Kconfig(values, b, profile, memoryModel);
     }
 
     /**
-     * Canonical text, e.g. {@code kernel=v5.10.y,PAGE_WAIT_TABLE_SIZE=2,bug=x}: the profile first
-     * (none before profiles existed, so old replay tokens read as they did), then the explicit
-     * settings; empty for the declared defaults.
+     * Canonical text, e.g. {@code kernel=v5.10.y,memory-model=lkmm,PAGE_WAIT_TABLE_SIZE=2,bug=x}:
+     * the profile first (none before profiles existed, so old replay tokens read as they did),
+     * then the memory model unless it is {@code sc} (so every {@code sc} text is as it was), then
+     * the explicit settings; empty for the declared defaults.
      */
     public String canonical() {
         StringBuilder sb = new StringBuilder();
         if (profile != null) {
             sb.append("kernel=").append(profile.name());
+        }
+        if (memoryModel != MemoryModel.SC) {
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append("memory-model=").append(memoryModel.label());
         }
         for (Map.Entry<String, Long> e : values.entrySet()) {
             if (sb.length() > 0) {
@@ -146,18 +167,19 @@ public final class Kconfig {
         for (String id : bugIds) {
             b.add(id);
         }
-        return new Kconfig(v, b, null);
+        return new Kconfig(v, b, null, MemoryModel.SC);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Kconfig && ((Kconfig) o).values.equals(values) && ((Kconfig) o).bugs.equals(bugs)
-                && java.util.Objects.equals(((Kconfig) o).profile, profile);
+                && java.util.Objects.equals(((Kconfig) o).profile, profile) && ((Kconfig) o).memoryModel == memoryModel;
     }
 
     @Override
     public int hashCode() {
-        return (values.hashCode() * 31 + bugs.hashCode()) * 31 + java.util.Objects.hashCode(profile);
+        return ((values.hashCode() * 31 + bugs.hashCode()) * 31 + java.util.Objects.hashCode(profile)) * 31
+                + memoryModel.ordinal();
     }
 
     @Override

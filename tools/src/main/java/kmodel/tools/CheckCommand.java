@@ -87,6 +87,18 @@ final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --memory-model}: {@code sc} or {@code lkmm}, nothing else. */
+    static final class MemoryModelConverter implements CommandLine.ITypeConverter<kmodel.kernel.MemoryModel> {
+        @Override
+        public kmodel.kernel.MemoryModel convert(String value) {
+            kmodel.kernel.MemoryModel m = kmodel.kernel.MemoryModel.of(value);
+            if (m == null) {
+                throw new CommandLine.TypeConversionException("expected sc or lkmm, got '" + value + "'");
+            }
+            return m;
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -106,6 +118,13 @@ final class CheckCommand implements Callable<Integer> {
             description = "Kernel profile: every option as that kernel had it, and its known bugs "
                     + "(default: ${DEFAULT-VALUE}; see: kmodel options). --set and --bug apply over it.")
     String kernel;
+
+    @Option(names = "--memory-model", paramLabel = "sc|lkmm", defaultValue = "sc", converter = MemoryModelConverter.class,
+            description = "Memory model (default: ${DEFAULT-VALUE}). sc: every load reads the latest store. lkmm: the "
+                    + "LKMM approximation (docs/memory-model.md): a load may read any store its task's view allows, a "
+                    + "choice of the search; barriers and ordered accesses order as the kernel documents them. Goes "
+                    + "into results, --json and replay tokens.")
+    kmodel.kernel.MemoryModel memoryModel;
 
     @Option(names = "--strategy", paramLabel = "auto|exhaustive|delay|pct|random", defaultValue = "auto",
             converter = StrategyConverter.class,
@@ -252,7 +271,10 @@ final class CheckCommand implements Callable<Integer> {
         Kconfig config;
         List<Scenario<?>> selected = new ArrayList<>();
         try {
-            config = KconfigTable.build(kernel, sets, bugs);
+            config = KconfigTable.build(kernel, sets, bugs).withMemoryModel(memoryModel);
+            if (auditFootprints && memoryModel != kmodel.kernel.MemoryModel.SC) {
+                throw new IllegalArgumentException("--audit-footprints runs under --memory-model sc only");
+            }
             if (scenarios.isEmpty()) {
                 selected.addAll(ScenarioRegistry.standard().all());
             } else {

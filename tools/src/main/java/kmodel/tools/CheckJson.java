@@ -34,7 +34,7 @@ import kmodel.verification.ScenarioRegistry;
  * <pre>{@code
  * {"format": "kmodel-check", "version": 1, "shard": {"index": 0, "count": 1}, "jobs": 2,
  *  "timeSeconds": 1.5,
- *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "strategy": "exhaustive",
+ *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "memoryModel": "sc", "strategy": "exhaustive",
  *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor" (or "source", "none"), "iterative": true, "steps": 20000, "budget": 4000000,
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
@@ -50,7 +50,9 @@ import kmodel.verification.ScenarioRegistry;
  * unit's {@code violation} is {@code {"execution", "kind", "message", "task", "schedule"}}, and its
  * {@code firstStepBoundSchedule} the decisions of its first step-bound stop (so that a merge prints
  * that stop's replay token, as a whole run does; files written before it existed lack the field,
- * and their merge prints none).
+ * and their merge prints none). {@code memoryModel} ({@code sc} or {@code lkmm}) repeats what the
+ * configuration says ({@code memory-model=lkmm} in it, or nothing: {@code sc}), for readers of the
+ * file; files written before it existed lack it, and a file whose two disagree is refused.
  *
  * <p>The reader ({@link #read}) trusts nothing: strict JSON, every field typed and range-checked,
  * counts checked against the arrays actually present before anything is sized by them; a
@@ -87,6 +89,7 @@ final class CheckJson {
         JsonObject o = new JsonObject();
         o.addProperty("scenario", st.scenario());
         o.addProperty("configuration", st.config());
+        o.addProperty("memoryModel", memoryModelOf(st.config()));
         o.addProperty("strategy", strategy);
         if (st.preemptions() == ModelCheck.UNBOUNDED) {
             o.addProperty("preemptions", "unbounded");
@@ -310,9 +313,25 @@ final class CheckJson {
         return preemptions == ModelCheck.AUTO ? ScenarioRegistry.autoBoundOf(name) : ModelCheck.AUTO_BOUND;
     }
 
+    /** The memory model a canonical configuration names: {@code lkmm} with {@code memory-model=lkmm}, else {@code sc}. */
+    static String memoryModelOf(String canonical) {
+        for (String part : canonical.split(",")) {
+            if (part.equals("memory-model=lkmm")) {
+                return "lkmm";
+            }
+        }
+        return "sc";
+    }
+
     private static ScenarioPart scenario(JsonObject o, String at, int shardIndex, int shardCount) throws Bad {
         String name = string(o, "scenario", at);
         String config = string(o, "configuration", at);
+        if (o.has("memoryModel")) {
+            String mm = string(o, "memoryModel", at);
+            if (!mm.equals(memoryModelOf(config))) {
+                throw new Bad(at + "memoryModel is '" + mm + "', but the configuration says " + memoryModelOf(config));
+            }
+        }
         String strategy = string(o, "strategy", at);
         JsonElement pe = field(o, "preemptions", at);
         int preemptions;

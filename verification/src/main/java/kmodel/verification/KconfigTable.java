@@ -98,8 +98,18 @@ public final class KconfigTable {
         List<String> bugs = new ArrayList<>();
         TreeMap<String, Long> values = new TreeMap<>();
         KernelProfile profile = null;
+        kmodel.kernel.MemoryModel memoryModel = kmodel.kernel.MemoryModel.SC;
         if (!text.isEmpty()) {
             for (String part : text.split(",")) {
+                if (part.startsWith("memory-model=")) {
+                    // Written once, after kernel=, by Kconfig.canonical(); the check below refuses any other place.
+                    memoryModel = kmodel.kernel.MemoryModel.of(part.substring("memory-model=".length()));
+                    if (memoryModel == null) {
+                        throw new IllegalArgumentException("replay token names unknown memory model '"
+                                + part.substring("memory-model=".length()) + "' (known: sc, lkmm)");
+                    }
+                    continue;
+                }
                 if (part.startsWith("kernel=")) {
                     // Written first, once, by Kconfig.canonical(); the check below refuses any other place.
                     profile = Profiles.find(part.substring("kernel=".length()));
@@ -134,7 +144,7 @@ public final class KconfigTable {
                 values.put(o.name(), v);
             }
         }
-        Kconfig c = Kconfig.of(values, bugs).withProfile(profile);
+        Kconfig c = Kconfig.of(values, bugs).withProfile(profile).withMemoryModel(memoryModel);
         // Tokens are written from Kconfig.canonical(): any other spelling (a repeated or
         // unsorted entry, a CONFIG_ prefix, a leading zero) did not come from kmodel.
         if (!c.canonical().equals(text)) {

@@ -41,4 +41,22 @@ class KconfigTableTest {
         assertTrue(error(List.of("novalue"), List.of()).contains("NAME=VALUE"));
         assertTrue(error(List.of(), List.of("no-such-bug")).contains("no-such-bug"));
     }
+
+    @Test
+    void theMemoryModelRoundTripsAndOnlyInItsCanonicalPlace() {
+        Kconfig lkmm = KconfigTable.build("v5.10.y", List.of("PAGE_WAIT_TABLE_SIZE=2"), List.of())
+                .withMemoryModel(kmodel.kernel.MemoryModel.LKMM);
+        assertEquals("kernel=v5.10.y,memory-model=lkmm,PAGE_WAIT_TABLE_SIZE=2", lkmm.canonical());
+        assertEquals(lkmm, KconfigTable.parseCanonical(lkmm.canonical()));
+        assertEquals(kmodel.kernel.MemoryModel.LKMM, KconfigTable.parseCanonical("memory-model=lkmm").memoryModel());
+        // sc is never written, so an SC text is what it was before the memory model existed
+        assertEquals("kernel=v5.10.y", KconfigTable.build("v5.10.y", List.of(), List.of()).canonical());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> KconfigTable.parseCanonical("memory-model=tso"));
+        assertTrue(unknown.getMessage().contains("'tso'"), unknown.getMessage());
+        // not canonical: sc spelled out, or the model after an option
+        assertThrows(IllegalArgumentException.class, () -> KconfigTable.parseCanonical("memory-model=sc"));
+        assertThrows(IllegalArgumentException.class,
+                () -> KconfigTable.parseCanonical("PAGE_WAIT_TABLE_SIZE=2,memory-model=lkmm"));
+    }
 }

@@ -25,6 +25,11 @@ import kmodel.kernel.sched.TraceEvent;
  * {@code function} column after the step says it on each such row, so that a reader can put
  * the kernel source beside the diagram. The rendering is a pure function of the events, so a
  * replayed schedule prints the same diagram byte for byte.
+ *
+ * <p>Under {@code --memory-model lkmm} every load that had a choice of stores is a row of its
+ * own, saying which store it read and who wrote it, and, when that is not the coherence-last
+ * store, which one is: {@code reads cond = false (init), stale: the latest is true (waker)}. A
+ * load with one store to read (what SC reads too) is not drawn.
  */
 public final class Diagram {
     private static final int MAX_WIDTH = 38;

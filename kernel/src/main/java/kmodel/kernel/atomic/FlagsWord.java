@@ -23,6 +23,10 @@ public final class FlagsWord extends Footprinted {
 
     /** Resets the word (a freed page handed out again); no other task may see it. */
     public void reset(long value) {
+        kmodel.kernel.sched.Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+        if (rt != null) {
+            rt.storeLong(this, bits, value, kmodel.kernel.lkmm.Order.PLAIN); // a plain store by the sole owner
+        }
         bits = value;
     }
 

@@ -8,10 +8,13 @@ import kmodel.kernel.race.HappensBefore;
  * data races ({@code data-race}): a plain access that conflicts with another (one a write) not
  * ordered with it by happens-before ({@link HappensBefore}). A read the kernel does without the
  * lock on purpose, knowing it may race, is {@link #racy()} (the kernel's {@code data_race()}
- * annotation, or a racy read KCSAN would report), and is not checked.
+ * annotation, or a racy read KCSAN would report), and is not checked. Under {@code --memory-model
+ * lkmm} {@link #get()} may read any store the task's view allows, as every tracked load does;
+ * {@link #racy()} reads the latest.
  *
  * @param <T> the value type
  */
+@SuppressWarnings("unchecked") // the memory hands back what this location stored: a T
 public final class Plain<T> {
     private final String name;
     private T value;
@@ -28,7 +31,8 @@ public final class Plain<T> {
         if (hb != null) {
             hb.access(history, name, false);
         }
-        return value;
+        kmodel.kernel.sched.Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+        return rt == null ? value : (T) rt.loadRef(this, value, kmodel.kernel.lkmm.Order.PLAIN);
     }
 
     /** A plain write ({@code x = v}). */
@@ -36,6 +40,10 @@ public final class Plain<T> {
         HappensBefore hb = HappensBefore.current();
         if (hb != null) {
             hb.access(history, name, true);
+        }
+        kmodel.kernel.sched.Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+        if (rt != null) {
+            rt.storeRef(this, value, v, kmodel.kernel.lkmm.Order.PLAIN);
         }
         value = v;
     }

@@ -55,10 +55,18 @@ public final class LkmmMemory {
 
     /** Adds a location whose initial store holds {@code initial}; returns its number. */
     public int location(String name, long initial) {
+        return location(name, initial, null);
+    }
+
+    /**
+     * Adds a location whose initial store holds {@code initial} (numbers) or {@code ref}
+     * (references); returns its number.
+     */
+    public int location(String name, long initial, Object ref) {
         int loc = locs.size();
         ArrayList<Message> l = new ArrayList<>();
         View v = new View();
-        l.add(new Message(loc, 0, initial, v, -1, -1, false));
+        l.add(new Message(loc, 0, initial, ref, v, -1, -1, false));
         locs.add(l);
         names.add(name);
         return loc;
@@ -140,10 +148,15 @@ public final class LkmmMemory {
 
     /** {@code t} stores {@code value} to {@code loc} at timestamp {@code ts} (one of {@link #storeSlots}). */
     public Message write(LkmmTask t, int loc, double ts, long value, Order o, int task, int event) {
+        return write(t, loc, ts, value, null, o, task, event);
+    }
+
+    /** {@link #write} of a value that is a number ({@code value}) or a reference ({@code ref}). */
+    public Message write(LkmmTask t, int loc, double ts, long value, Object ref, Order o, int task, int event) {
         if (o == Order.FULL) {
             fence(t, Fence.MB);
         }
-        Message m = place(t, loc, ts, value, o, task, event, false);
+        Message m = place(t, loc, ts, value, ref, o, task, event, false);
         if (o == Order.FULL) {
             fence(t, Fence.MB);
         }
@@ -151,9 +164,14 @@ public final class LkmmMemory {
     }
 
     private Message place(LkmmTask t, int loc, double ts, long value, Order o, int task, int event, boolean rmw) {
+        return place(t, loc, ts, value, null, o, task, event, rmw);
+    }
+
+    private Message place(LkmmTask t, int loc, double ts, long value, Object ref, Order o, int task, int event,
+            boolean rmw) {
         View v = (o == Order.RELEASE || o == Order.FULL) ? t.cur.copy() : t.rel.copy();
         v.raise(loc, ts);
-        Message m = new Message(loc, ts, value, v, task, event, rmw);
+        Message m = new Message(loc, ts, value, ref, v, task, event, rmw);
         ArrayList<Message> l = locs.get(loc);
         int i = l.size();
         while (i > 0 && l.get(i - 1).ts > ts) {
@@ -222,6 +240,36 @@ public final class LkmmMemory {
     public Message unlock(LkmmTask t, int loc, int task, int event) {
         t.unlocked = true;
         return place(t, loc, last(loc).ts + 1, 0, Order.RELEASE, task, event, false);
+    }
+
+    /**
+     * The release of a sleeping lock ({@code mutex_unlock()}, {@code up_read()}, {@code
+     * up_write()}): a RELEASE store at the end of {@code loc}'s modification order whose view also
+     * carries the previous store's (the lock word is released by RMWs, so a later acquirer that
+     * reads this one also sees what every earlier holder released).
+     */
+    public Message releaseLock(LkmmTask t, int loc, int task, int event) {
+        Message last = last(loc);
+        View v = t.cur.copy();
+        v.join(last.view);
+        double ts = last.ts + 1;
+        v.raise(loc, ts);
+        Message m = new Message(loc, ts, last.value + 1, null, v, task, event, true);
+        locs.get(loc).add(m);
+        t.cur.raise(loc, ts);
+        t.acq.raise(loc, ts);
+        t.own.raise(loc, ts);
+        return m;
+    }
+
+    /**
+     * Whether a strong fence by {@code t} now would change the global fence view (publish something
+     * it does not cover yet); if not, the fence only reads it. The global view only grows, and only
+     * {@code t}'s own steps raise {@code t}'s views, so a fence that only reads stays so whatever
+     * other tasks do first: for partial-order reduction two read-only fences commute.
+     */
+    public boolean fencePublishes(LkmmTask t) {
+        return !sc.covers(t.cur) || !sc.covers(t.acq);
     }
 
     /** A barrier by {@code t} (see {@link Fence} for the approximations). */

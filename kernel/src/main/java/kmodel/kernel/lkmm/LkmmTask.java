@@ -31,6 +31,30 @@ public final class LkmmTask {
         return t;
     }
 
+    /**
+     * A task created by {@code parent} (kthread/worker creation, a completion interrupt raised by a
+     * submission): it starts having seen what its creator had seen, as the kernel's task creation
+     * and queueing orders the creator's earlier accesses before the new task's first.
+     */
+    public static LkmmTask forkedFrom(LkmmTask parent) {
+        LkmmTask t = new LkmmTask();
+        t.cur.join(parent.cur);
+        t.acq.join(parent.cur);
+        return t;
+    }
+
+    /**
+     * This task is woken by {@code waker} (a {@code try_to_wake_up()} that found it asleep): what
+     * the waker had seen becomes part of what this task has seen when it runs again. v5.10's
+     * try_to_wake_up() orders the waker's accesses before the wakee's through {@code p->pi_lock},
+     * the run-queue lock and {@code p->on_cpu}'s release/acquire, which {@code __schedule()} of the
+     * wakee pairs with ({@code rq->lock} then {@code smp_mb__after_spinlock()}).
+     */
+    public void wokenBy(LkmmTask waker) {
+        cur.join(waker.cur);
+        acq.join(waker.cur);
+    }
+
     /** The current view (read-only use). */
     public View current() {
         return cur;

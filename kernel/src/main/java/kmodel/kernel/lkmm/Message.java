@@ -9,8 +9,13 @@ public final class Message {
     public final int loc;
     /** Its place in the location's modification order. */
     public final double ts;
-    /** The value stored. */
+    /** The value stored (a location of numbers: atomics, flags words, locks). */
     public final long value;
+    /**
+     * The value stored in a location of references ({@code Shared<T>}, {@code Plain<T>} in the
+     * model under {@code --memory-model lkmm}); null in a location of numbers.
+     */
+    public final Object ref;
     /** The view released with it (always covers the message itself). */
     public final View view;
     /** The writing task, -1 for the initial store. */
@@ -21,9 +26,14 @@ public final class Message {
     public final boolean rmw;
 
     Message(int loc, double ts, long value, View view, int task, int event, boolean rmw) {
+        this(loc, ts, value, null, view, task, event, rmw);
+    }
+
+    Message(int loc, double ts, long value, Object ref, View view, int task, int event, boolean rmw) {
         this.loc = loc;
         this.ts = ts;
         this.value = value;
+        this.ref = ref;
         this.view = view;
         this.task = task;
         this.event = event;

@@ -14,6 +14,12 @@ import kmodel.kernel.Violation;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.lifetime.Lifetimes;
 import kmodel.kernel.locking.Spinlock;
+import kmodel.kernel.MemoryModel;
+import kmodel.kernel.lkmm.Fence;
+import kmodel.kernel.lkmm.LkmmMemory;
+import kmodel.kernel.lkmm.LkmmTask;
+import kmodel.kernel.lkmm.Message;
+import kmodel.kernel.lkmm.Order;
 
 /**
  * The deterministic runtime: every task is a Java thread, exactly one of them runs at a time, and
@@ -43,6 +49,23 @@ import kmodel.kernel.locking.Spinlock;
  * <h3>Spinlocks</h3>
  * A task that finds a spinlock held does not spin: it leaves the run queue ({@code SPINNING})
  * and becomes runnable again when the lock is free. A spin is therefore one choice, not a loop.
+ *
+ * <h3>Memory model</h3>
+ * Under {@link MemoryModel#SC} (the default) nothing below applies and an execution is what it
+ * always was. Under {@link MemoryModel#LKMM} each execution has an {@link LkmmMemory}: every
+ * object a primitive loads or stores ({@link #loadLong}, {@link #storeLong}, {@link #rmwLong},
+ * the reference forms, the locks) is a location, numbered by identity on first touch in the
+ * execution, its initial store the object's Java field at that moment (what boot wrote); each
+ * task has an {@link LkmmTask} view (a task created by a running task starts with its creator's
+ * view). A load reads any store its view allows: a data choice ({@link #choose}), option 0 the
+ * coherence-last store, so the first execution of a search is the SC one. Stores go at the end
+ * of modification order (coherence order = the order stores execute in; docs/memory-model.md
+ * says what that leaves out), so the Java field always holds the coherence-last value and
+ * everything that peeks at it (end checks, reports) reads what it did under SC. An RMW reads the
+ * coherence-last store (atomicity, given stores at the end). Strong fences ({@code smp_mb()},
+ * fully ordered RMWs, {@code set_current_state()}, {@code try_to_wake_up()}, {@code __schedule()})
+ * read and write the memory's global fence view: for partial-order reduction each such step
+ * writes {@link #FENCE_ORDER}, so two of them never commute.
  */
 public final class DeterministicRuntime implements Runtime, AutoCloseable {
 
@@ -152,6 +175,18 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     private FieldAudit.Sink audit;
     /** The observing strategy stopped this execution as redundant (sleep-set blocked). */
     private boolean pruned;
+
+    /** This execution's LKMM memory under {@code --memory-model lkmm}; null under SC. */
+    private LkmmMemory mem;
+    /** The location of each object the memory has seen in this execution, by identity. */
+    private final IdentityHashMap<Object, Integer> locations = new IdentityHashMap<>();
+    /** Stores to the memory in this execution (numbers its messages). */
+    private int storeEvents;
+    /**
+     * What a strong fence acts on in a footprint: the memory's global fence view, which every
+     * strong fence reads and publishes ({@link LkmmMemory#fence}); a value, so named by equality.
+     */
+    static final String FENCE_ORDER = "lkmm: the strong fences' order";
 
     /**
      * Non-null when this runtime is bound to its own threads ({@link #boundToItsThreads()}): the
@@ -287,6 +322,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         current = boot;
         boot.locksHeld = 0;
         boot.allocs = 0;
+        mem = config.memoryModel() == MemoryModel.LKMM ? new LkmmMemory() : null;
+        locations.clear();
+        storeEvents = 0;
+        boot.lkmm = mem != null ? new LkmmTask() : null;
+        boot.spinLoads.clear();
         Runtime prev = boundOver == null ? Kernel.install(this) : null;
         lifetimes = new Lifetimes();
         lifetimes.activate();
@@ -931,6 +971,28 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (running && timing == null) {
             yielding = current;
         }
+        if (weak()) {
+            /*
+             * Under lkmm the fairness rule has a second half: stores propagate in finite time. A
+             * round that found nothing may have read old stores; the task now reads the latest
+             * store of every location it loaded in that round (a relaxed read of each, named in
+             * the footprint), so the next round is not the same fruitless round again forever, a
+             * poller reading a stale CQ tail at every step to the step bound. It removes only
+             * executions in which a spinning CPU never sees a store, which no real CPU (and no
+             * liveness argument of the kernel's) allows.
+             */
+            Task me = current;
+            for (Object o : me.spinLoads) {
+                Integer loc = locations.get(o);
+                if (loc != null && o instanceof Footprinted) { // named in footprints (a list head is not)
+                    if (observe) {
+                        accessUid(uidOf(o) << 2 | READ);
+                    }
+                    mem.read(me.lkmm, mem.last(loc), Order.ONCE);
+                }
+            }
+            me.spinLoads.clear();
+        }
         point(what, null);
     }
 
@@ -975,11 +1037,28 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     @Override
     public boolean tryToWakeUp(Task p, int mask) {
         point("try_to_wake_up", p);
+        if (p != current) {
+            /*
+             * v5.10: raw_spin_lock_irqsave(&p->pi_lock); smp_mb__after_spinlock(); before the
+             * p->state test, "so that CONDITION=1 done by the caller can not be reordered with
+             * p->state check below. This pairs with smp_store_mb() in set_current_state()". Only
+             * the p == current fast path has no barrier ("we rely on Program-Order guarantees").
+             * So a wake-up that calls try_to_wake_up() on another task is a full barrier whether
+             * or not it wakes it; memory-barriers.txt promises one only when it wakes a task,
+             * which the model meets because a wake_up() that finds its queue empty never calls
+             * try_to_wake_up() (it only takes and drops the queue's lock: acquire, release).
+             */
+            fence(Fence.MB_AFTER_SPINLOCK, "try_to_wake_up");
+        }
         if ((p.state & mask) == 0) {
             return false;
         }
         p.state = Task.TASK_RUNNING;
         if (p.runState == Task.RunState.SLEEPING) {
+            if (mem != null && running) {
+                // the wakee runs again after __schedule()'s rq->lock: it sees what the waker saw
+                p.lkmm.wokenBy(current.lkmm);
+            }
             p.runState = Task.RunState.RUNNABLE;
             if (timing != null) {
                 timing.woken(current, p);
@@ -1028,6 +1107,12 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
             me.spinningOn = null;
         }
         lock.acquiredBy(me);
+        if (mem != null && running) {
+            // spin_lock(): an ACQUIRE RMW of the lock word, which reads the last unlock (the
+            // handoff joins the last holder's released view: LkmmMemory.lock)
+            int loc = location(lock, 0, null);
+            mem.lock(me.lkmm, mem.last(loc), me.id(), ++storeEvents);
+        }
         me.locksHeld++;
         if (timing != null && running) {
             timing.lockAcquired(me, lock);
@@ -1043,10 +1128,213 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
                     me.name());
         }
         lock.acquiredBy(null);
+        if (mem != null && running) {
+            // spin_unlock(): a RELEASE store of 0
+            mem.unlock(me.lkmm, location(lock, 1, null), me.id(), ++storeEvents);
+        }
         me.locksHeld--;
         if (timing != null && running) {
             timing.lockReleased(me, lock);
         }
+    }
+
+    // ------------------------------------------------------------------ memory model (lkmm)
+
+    /** The location of {@code o} in this execution's memory, added with {@code initial}/{@code ref} on first touch. */
+    private int location(Object o, long initial, Object ref) {
+        Integer loc = locations.get(o);
+        if (loc == null) {
+            loc = mem.location(String.valueOf(o), initial, ref);
+            locations.put(o, loc);
+        }
+        return loc;
+    }
+
+    /** Whether the running task's accesses go through the LKMM memory. */
+    private boolean weak() {
+        return mem != null && running;
+    }
+
+    /**
+     * A plain access that is not a scheduling point ({@code Shared.plain()}, {@code setPlain()}):
+     * under lkmm its read is a choice, so its step must name the object for the reduction. (A
+     * {@code Plain<T>} field is not footprinted: its accesses are ordered by the lock that protects
+     * them, whose acquire is in the footprint, so its view leaves one store to read; an access the
+     * lock does not order is a data race, which the data-race check reports.)
+     */
+    private void plainFootprint(Object o, Order order, boolean write) {
+        if (observe && order == Order.PLAIN && o instanceof Footprinted) {
+            accessUid(uidOf(o) << 2 | (write ? WRITE : READ));
+        }
+    }
+
+    /**
+     * A strong fence's footprint: it reads the global fence view ({@link #FENCE_ORDER}), and writes
+     * it when it publishes something the view does not cover yet ({@link LkmmMemory#fencePublishes}).
+     */
+    private void strongFence(boolean alone) {
+        if (observe) {
+            // a fully ordered access fences after its own access too, which publishes that access:
+            // only a fence standing alone may be a read
+            accessUid(uidOf(FENCE_ORDER) << 2 | (!alone || mem.fencePublishes(current.lkmm) ? WRITE : READ));
+        }
+    }
+
+    /**
+     * The store a load by the running task of {@code loc} reads: a data choice among the stores
+     * its view allows, newest first (option 0 is what SC reads).
+     */
+    private Message pickRead(Object o, int loc, Order order) {
+        LkmmTask t = current.lkmm;
+        if (current.spinLoads.size() < 64 && !current.spinLoads.contains(o)) {
+            current.spinLoads.add(o);
+        }
+        List<Message> readable = mem.readable(t, loc, null);
+        int n = readable.size();
+        Message m = readable.get(n - 1);
+        if (n > 1) {
+            int v = strategy.pickValue(n);
+            m = readable.get(n - 1 - v);
+            if (trace != null) {
+                Message last = readable.get(n - 1);
+                // the diagram shows which store each load read where it had a choice
+                record(current, "reads " + o + " = " + describe(m) + (m == last ? ", the latest of " + n
+                        : ", stale: the latest is " + describe(last)), TraceEvent.Level.INFO);
+            }
+        }
+        if (order == Order.FULL) {
+            strongFence(false);
+        }
+        mem.read(t, m, order == Order.PLAIN ? Order.ONCE : order);
+        return m;
+    }
+
+    /** A store for diagrams: its value and who wrote it. */
+    private String describe(Message m) {
+        Object v = m.ref != null ? m.ref : (Object) m.value;
+        String by = m.task < 0 ? "init" : m.task < tasks.size() ? tasks.get(m.task).name() : "task " + m.task;
+        return v + " (" + by + ")";
+    }
+
+    /** The latest store the memory holds must be the Java field's value: every store goes through it. */
+    private void checkLatest(Object o, int loc, long latest, Object ref, boolean isRef) {
+        Message last = mem.last(loc);
+        if (isRef ? last.ref != ref : last.value != latest) {
+            throw new IllegalStateException("--memory-model lkmm: " + o + " was changed without going through the "
+                    + "memory model (its field holds " + (isRef ? ref : latest) + ", its latest store " + describe(last)
+                    + "): a store path that does not call Runtime.store*/rmw*");
+        }
+    }
+
+    @Override
+    public long loadLong(Object o, long latest, Order order) {
+        if (!weak()) {
+            return latest;
+        }
+        plainFootprint(o, order, false);
+        int loc = location(o, latest, null);
+        checkLatest(o, loc, latest, null, false);
+        return pickRead(o, loc, order).value;
+    }
+
+    @Override
+    public Object loadRef(Object o, Object latest, Order order) {
+        if (!weak()) {
+            return latest;
+        }
+        plainFootprint(o, order, false);
+        int loc = location(o, 0, latest);
+        checkLatest(o, loc, 0, latest, true);
+        return pickRead(o, loc, order).ref;
+    }
+
+    @Override
+    public void storeLong(Object o, long old, long value, Order order) {
+        if (!weak()) {
+            return;
+        }
+        plainFootprint(o, order, true);
+        int loc = location(o, old, null);
+        checkLatest(o, loc, old, null, false);
+        if (order == Order.FULL) {
+            strongFence(false);
+        }
+        mem.write(current.lkmm, loc, mem.last(loc).ts + 1, value, null, order, current.id(), ++storeEvents);
+    }
+
+    @Override
+    public void storeRef(Object o, Object old, Object value, Order order) {
+        if (!weak()) {
+            return;
+        }
+        plainFootprint(o, order, true);
+        int loc = location(o, 0, old);
+        checkLatest(o, loc, 0, old, true);
+        if (order == Order.FULL) {
+            strongFence(false);
+        }
+        mem.write(current.lkmm, loc, mem.last(loc).ts + 1, 0, value, order, current.id(), ++storeEvents);
+    }
+
+    @Override
+    public void rmwLong(Object o, long old, long value, Order order, boolean success) {
+        if (!weak()) {
+            return;
+        }
+        int loc = location(o, old, null);
+        checkLatest(o, loc, old, null, false);
+        Message last = mem.last(loc);
+        if (!success) {
+            mem.read(current.lkmm, last, Order.ONCE);
+            return;
+        }
+        if (order == Order.FULL) {
+            strongFence(false);
+        }
+        mem.rmw(current.lkmm, last, value, order, current.id(), ++storeEvents);
+    }
+
+    @Override
+    public void lockAcquired(Object lock) {
+        if (!weak()) {
+            return;
+        }
+        int loc = location(lock, 0, null);
+        mem.read(current.lkmm, mem.last(loc), Order.ACQUIRE);
+    }
+
+    @Override
+    public void lockReleased(Object lock) {
+        if (!weak()) {
+            return;
+        }
+        mem.releaseLock(current.lkmm, location(lock, 0, null), current.id(), ++storeEvents);
+    }
+
+    @Override
+    public void fence(Fence f, String site) {
+        if (!weak()) {
+            return;
+        }
+        switch (f) {
+            case MB:
+            case MB_BEFORE_ATOMIC:
+            case MB_AFTER_ATOMIC:
+            case MB_AFTER_SPINLOCK:
+                strongFence(true);
+                break;
+            default:
+                break;
+        }
+        mem.fence(current.lkmm, f);
+        if (detail) {
+            record(current, f.name().toLowerCase(java.util.Locale.ROOT) + " in " + site, TraceEvent.Level.DETAIL);
+        }
+    }
+
+    /** The memory of the current (or last) execution under {@code --memory-model lkmm}, else null. */
+    public LkmmMemory memory() {
+        return mem;
     }
 
     @Override
@@ -1062,6 +1350,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     @Override
     public Task spawn(String name, String column, boolean irq, boolean daemon, Runnable body) {
         Task t = new Task(tasks.size(), name, column != null ? column : name, irq, daemon, body);
+        if (mem != null) {
+            t.lkmm = running ? LkmmTask.forkedFrom(current.lkmm) : new LkmmTask();
+        }
         tasks.add(t);
         live.add(t);
         if (timing != null) {

@@ -91,10 +91,60 @@ public interface Runtime {
     /**
      * The running task executes the CPU barrier {@code f} (include/asm-generic/barrier.h) in the
      * kernel function {@code site} ({@link kmodel.kernel.atomic.Barriers}). Not a scheduling
-     * point. Nothing under sequential consistency (the default); the LKMM approximation applies
-     * it to the task's view.
+     * point. Nothing under sequential consistency (the default); under {@code --memory-model lkmm}
+     * the deterministic runtime applies it to the task's view ({@code LkmmMemory.fence}).
      */
     default void fence(kmodel.kernel.lkmm.Fence f, String site) {
+    }
+
+    // ---------------------------------------------------------------- memory model
+    // Under sequential consistency (the default) every method below returns the latest value it
+    // is given and does nothing else. Under --memory-model lkmm the deterministic runtime keeps,
+    // per execution, an LkmmMemory with one location per tracked object (by identity): the
+    // primitives (Shared, AtomicT, RefcountT, Bitops, Plain, the locks) call these right after
+    // their scheduling point, inside their atomic step, with the object's Java field, which always
+    // holds the coherence-last store (stores go at the end of modification order).
+
+    /**
+     * A load of {@code loc}, whose latest store is {@code latest}, with ordering {@code o}: the
+     * value read. Under lkmm which store it reads is a data choice ({@link #choose}) among those
+     * the task's view allows (option 0: the latest, as under SC).
+     */
+    default long loadLong(Object loc, long latest, kmodel.kernel.lkmm.Order o) {
+        return latest;
+    }
+
+    /** {@link #loadLong} of a location holding references ({@code Shared<T>}, {@code Plain<T>}). */
+    default Object loadRef(Object loc, Object latest, kmodel.kernel.lkmm.Order o) {
+        return latest;
+    }
+
+    /** A store of {@code value} to {@code loc} (whose latest store was {@code old}) with ordering {@code o}. */
+    default void storeLong(Object loc, long old, long value, kmodel.kernel.lkmm.Order o) {
+    }
+
+    /** {@link #storeLong} of a reference. */
+    default void storeRef(Object loc, Object old, Object value, kmodel.kernel.lkmm.Order o) {
+    }
+
+    /**
+     * A read-modify-write of {@code loc}: it read {@code old} (the latest store: RMWs are atomic)
+     * and, when {@code success}, stored {@code value} right after it, with ordering {@code o}; a
+     * conditional RMW that failed is a read only, unordered (Documentation/atomic_t.txt:
+     * "RMW operations that are conditional are unordered on FAILURE").
+     */
+    default void rmwLong(Object loc, long old, long value, kmodel.kernel.lkmm.Order o, boolean success) {
+    }
+
+    /**
+     * The running task acquired the sleeping lock {@code lock} (a mutex, an rw_semaphore): under
+     * lkmm it takes in what the last release of {@code lock} released (ACQUIRE).
+     */
+    default void lockAcquired(Object lock) {
+    }
+
+    /** The running task released the sleeping lock {@code lock} (RELEASE). */
+    default void lockReleased(Object lock) {
     }
 
     /** A data choice among {@code n} alternatives (0 when {@code n <= 1}). */

@@ -31,11 +31,19 @@ public final class Sched {
         return Kernel.current();
     }
 
-    /** include/linux/sched.h: {@code set_current_state()} (a full barrier: {@code smp_store_mb}). */
+    /**
+     * include/linux/sched.h: {@code set_current_state()}: {@code smp_store_mb(current->state,
+     * state)}, the store then a full barrier, so that the test of the condition that follows cannot
+     * be satisfied before the state is visible to a waker ("This pairs with smp_mb__after_spinlock()
+     * in try_to_wake_up()"). The state itself is sequentially consistent in the model (it is the
+     * scheduler's, read under {@code p->pi_lock}); the barrier orders the sleeper's other accesses
+     * under {@code --memory-model lkmm}.
+     */
     public static void setCurrentState(int state) {
         Runtime rt = Kernel.rt();
         rt.point("set_current_state", null);
         rt.current().state = state;
+        rt.fence(kmodel.kernel.lkmm.Fence.MB, "set_current_state"); // smp_store_mb(): the mb half
     }
 
     /** include/linux/sched.h: {@code __set_current_state()}, no barrier. */
@@ -90,6 +98,8 @@ public final class Sched {
             Kernel.fail(ViolationKind.LOCK_LEAK, me.name() + " called schedule() holding " + me.locksHeld + " spinlock(s)");
         }
         rt.point("schedule", null);
+        // __schedule(): rq_lock(rq); smp_mb__after_spinlock(); before it reads prev->state (v5.10)
+        rt.fence(kmodel.kernel.lkmm.Fence.MB_AFTER_SPINLOCK, "__schedule");
         if (me.state == Task.TASK_RUNNING) {
             return;
         }

@@ -132,6 +132,10 @@ public final class Task {
     Object spinningOn;
     /** The name of the object of the scheduling point the task waits at: its next step acts on it (0: none). */
     long pendingUid;
+    /** Its views under {@code --memory-model lkmm} (null under SC): see {@link DeterministicRuntime}. */
+    kmodel.kernel.lkmm.LkmmTask lkmm;
+    /** Under lkmm: the objects it loaded since its last busy-wait yield ({@link DeterministicRuntime#spinYield}). */
+    final java.util.ArrayList<Object> spinLoads = new java.util.ArrayList<>();
     /** The lock the task waits to take at its spin_lock point: not runnable while it is held. */
     Spinlock pendingLock;
     /** Objects this task created in this execution (names them: {@link Footprinted}). */
@@ -204,6 +208,11 @@ public final class Task {
     /** Records that this task took a sleeping lock ({@code lock_acquire()} in lockdep). */
     public void lockAcquired(LockHolders lock) {
         heldLocks.add(lock);
+        // a sleeping lock's acquisition is an ACQUIRE of what its last release released (lkmm)
+        Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+        if (rt != null) {
+            rt.lockAcquired(lock);
+        }
     }
 
     /** Records that this task released {@code lock}; false if it did not hold it ({@code lock_release()}). */
@@ -211,6 +220,11 @@ public final class Task {
         for (int i = heldLocks.size() - 1; i >= 0; i--) {
             if (heldLocks.get(i) == lock) {
                 heldLocks.remove(i);
+                // a sleeping lock's release is a RELEASE (lkmm)
+                Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+                if (rt != null) {
+                    rt.lockReleased(lock);
+                }
                 return true;
             }
         }

@@ -188,13 +188,36 @@ public final class ListHead {
      * (the footprint audit found both reads unordered with the writes).
      */
     void relinked() {
+        relinked(kmodel.kernel.lkmm.Order.PLAIN);
+    }
+
+    /**
+     * {@link #relinked()} by a store with ordering {@code o}: under {@code --memory-model lkmm}
+     * {@link #selfLinked} is a location (the lockless readers may read an older value of it), and a
+     * change of it is a store, plain under the list's lock, RELEASE in
+     * {@code list_del_init_careful()}.
+     */
+    void relinked(kmodel.kernel.lkmm.Order o) {
         boolean s = next == this && prev == this;
         if (s != selfLinked) {
             if (holder != null) {
                 Kernel.access(holder);
             }
+            kmodel.kernel.sched.Runtime rt = Kernel.rtOrNull();
+            if (rt != null) {
+                rt.storeLong(this, selfLinked ? 1 : 0, s ? 1 : 0, o);
+            }
             selfLinked = s;
         }
+    }
+
+    /**
+     * {@link #selfLinked()} as a lockless load with ordering {@code o}: under {@code --memory-model
+     * lkmm} it may read an older value ({@code waitqueue_active()}'s plain peek at the head,
+     * {@code list_empty_careful()}'s acquire).
+     */
+    boolean selfLinked(kmodel.kernel.lkmm.Order o) {
+        return Kernel.rt().loadLong(this, selfLinked ? 1 : 0, o) != 0;
     }
 
     @Override

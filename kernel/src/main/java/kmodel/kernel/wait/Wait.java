@@ -120,7 +120,8 @@ public final class Wait {
         // The list is written under wqHead->lock: the peek reads what the lock protects.
         Kernel.rt().pointRead("waitqueue_active", wqHead.lock);
         Kernel.accessRead(wqHead); // the head's links, which the lock holder may change in a later step
-        return !wqHead.head.selfLinked();
+        // v5.10: return !list_empty(&wq_head->head): a plain read, unordered (lkmm: may be stale)
+        return !wqHead.head.selfLinked(kmodel.kernel.lkmm.Order.ONCE);
     }
 
     /**
@@ -131,8 +132,10 @@ public final class Wait {
         Kernel.rt().point("list_empty_careful", wqEntry);
         wqEntry.touch();
         // next == e && next == e->prev, kept by the list itself (ListHead#selfLinked): a neighbour
-        // joining or leaving rewrites e's links but never this
-        return wqEntry.entry.selfLinked();
+        // joining or leaving rewrites e's links but never this.
+        // v5.10: struct list_head *next = smp_load_acquire(&head->next): ACQUIRE, pairs with
+        // list_del_init_careful()'s smp_store_release()
+        return wqEntry.entry.selfLinked(kmodel.kernel.lkmm.Order.ACQUIRE);
     }
 
     /**
@@ -147,7 +150,8 @@ public final class Wait {
         e.delEntry();
         e.prev = e;
         e.next = e;
-        e.relinked();
+        // v5.10: entry->prev = entry; smp_store_release(&entry->next, entry): RELEASE
+        e.relinked(kmodel.kernel.lkmm.Order.RELEASE);
     }
 
     // ------------------------------------------------------------------ sleeping

@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.lifetime.KObject;
 import kmodel.mm.Page;
 
@@ -205,9 +206,14 @@ public class Bio extends KObject {
         bio.biCnt.inc();
     }
 
-    /** include/linux/bio.h: {@code bio_inc_remaining()}: one more chained completion to wait for. */
+    /**
+     * include/linux/bio.h: {@code bio_inc_remaining()} (v5.10): one more chained completion to
+     * wait for: {@code bio_set_flag(BIO_CHAIN)}, {@code smp_mb__before_atomic()},
+     * {@code atomic_inc(&bio->__bi_remaining)}.
+     */
     public static void bioIncRemaining(Bio bio) {
         bioSetFlag(bio, BIO_CHAIN);
+        Barriers.smpMbBeforeAtomic("bio_inc_remaining");
         bio.biRemaining.inc();
     }
 

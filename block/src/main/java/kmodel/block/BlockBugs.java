@@ -38,11 +38,28 @@ public final class BlockBugs {
      */
     public static final String BIO_TRIM_RELIES_ON_BI_VCNT = "bio-trim-relies-on-bi-vcnt";
 
+    /**
+     * A barrier bug (found only under a weak memory model, not under sequential consistency):
+     * {@code sbitmap_queue_clear()} (lib/sbitmap.c, v5.10) without the {@code smp_mb__after_atomic()}
+     * between freeing the bit ({@code set_bit()} into {@code cleared}, an unordered RMW) and the
+     * lockless look at the waiters ({@code atomic_read(&ws_active)}, {@code waitqueue_active()}).
+     * The waker's look may then be satisfied before its free is visible, while the waiter, which
+     * queued itself and ran {@code set_current_state()} (a full barrier) before its last try at
+     * the bitmap, still sees the bit taken: it sleeps and nobody wakes it (store buffering). The
+     * bug c38d185d4af1 ("blk-mq: Fix a race between bt_clear_tag() and bt_get()", Bart Van
+     * Assche, Cc: stable v3.13+; in v3.19-rc after v3.18, and in 3.18.3) fixed in {@code bt_clear_tag()}, which had
+     * {@code clear_bit_unlock()} and no barrier before {@code bt_wake_ptr()}: "clear_bit_unlock()
+     * does not prevent that the wait lists are examined before that the tag bit is cleared".
+     * Manifests as {@code missed-wakeup} (scenario {@code tag-waiters}) under the LKMM.
+     */
+    public static final String SBQ_CLEAR_NO_MB_AFTER_ATOMIC = "sbq-clear-no-mb-after-atomic";
+
     private BlockBugs() {
     }
 
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED, BIO_TRIM_RELIES_ON_BI_VCNT};
+        return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED, BIO_TRIM_RELIES_ON_BI_VCNT,
+            SBQ_CLEAR_NO_MB_AFTER_ATOMIC};
     }
 }

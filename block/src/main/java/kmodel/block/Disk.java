@@ -6,7 +6,7 @@ import static kmodel.block.BlkTypes.SECTOR_SHIFT;
 import static kmodel.block.BlkTypes.SECTOR_SIZE;
 
 import java.util.Arrays;
-import java.util.TreeMap;
+import java.util.HashMap;
 import java.util.TreeSet;
 import kmodel.kernel.Kernel;
 import kmodel.mm.Page;
@@ -46,7 +46,7 @@ public final class Disk implements BlkMqOps {
      * The media: sectors written so far; every other sector holds its initial {@link #pattern}.
      * Kept sparse so that building a large disk costs nothing per execution.
      */
-    private final TreeMap<Long, byte[]> written = new TreeMap<>();
+    private final HashMap<Long, byte[]> written = new HashMap<>(); // looked up per sector: hashed, not sorted
     /** Sectors whose reads fail with {@code BLK_STS_IOERR}. */
     private final TreeSet<Long> badSectors = new TreeSet<>();
     /** What the device does with {@code REQ_NOWAIT}; set up once. */
@@ -174,10 +174,7 @@ public final class Disk implements BlkMqOps {
     private byte[] sectorForWrite(long sector) {
         byte[] data = written.get(sector);
         if (data == null) {
-            data = new byte[SECTOR_SIZE];
-            for (int i = 0; i < SECTOR_SIZE; i++) {
-                data[i] = pattern(sector, i);
-            }
+            data = patternSector(sector).clone(); // the memoised pattern, not 512 calls of pattern()
             written.put(sector, data);
         }
         return data;

@@ -2,6 +2,7 @@ package kmodel.block;
 
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.atomic.FlagsWord;
 import kmodel.kernel.locking.Spinlock;
@@ -342,12 +343,25 @@ public final class SbitmapQueue {
     // ---------------------------------------------------------------- freeing and waking
 
     /**
-     * lib/sbitmap.c: {@code sbitmap_queue_clear()} (v5.10): {@code smp_mb__before_atomic()},
-     * {@code sbitmap_deferred_clear_bit()}, {@code smp_mb__after_atomic()},
-     * {@code sbitmap_queue_wake_up()} (the per-cpu hint update is not modelled).
+     * lib/sbitmap.c: {@code sbitmap_queue_clear()} (v5.10): {@code smp_mb__before_atomic()} (the
+     * freed request's accesses before the bit that lets it be allocated again; pairs with the
+     * acquire of {@code test_and_set_bit_lock()} in {@code __sbitmap_get_word()}),
+     * {@code sbitmap_deferred_clear_bit()}, {@code smp_mb__after_atomic()} (the free before the
+     * look at the waiters, pairing with {@code set_current_state()} in the waiter's
+     * {@code prepare_to_wait_exclusive()}: "See the comment on waitqueue_active()"), then
+     * {@code sbitmap_queue_wake_up()} (the per-cpu hint update is not modelled). Bug
+     * {@code sbq-clear-no-mb-after-atomic} leaves the second barrier out, as
+     * {@code bt_clear_tag()} did before c38d185d4af1 ("blk-mq: Fix a race between bt_clear_tag()
+     * and bt_get()").
      */
     void sbitmapQueueClear(int nr) {
+        Barriers.smpMbBeforeAtomic("sbitmap_queue_clear");
         sbitmapDeferredClearBit(nr);
+        if (!Kernel.bug(BlockBugs.SBQ_CLEAR_NO_MB_AFTER_ATOMIC)) {
+            Barriers.smpMbAfterAtomic("sbitmap_queue_clear");
+        } else {
+            Kernel.event("sbitmap_queue_clear(tag %s): no smp_mb__after_atomic() (bug)", nr);
+        }
         sbitmapQueueWakeUp();
     }
 
@@ -404,7 +418,14 @@ public final class SbitmapQueue {
         }
         int waitCnt = w.waitCnt.decReturn();
         if (waitCnt <= 0) {
-            int batch = wakeBatch; // READ_ONCE(sbq->wake_batch); smp_mb__before_atomic()
+            /*
+             * READ_ONCE(sbq->wake_batch): wake_batch is set at init and never changes in the model
+             * (no resize), so a plain field. Pairs with the memory barrier in
+             * sbitmap_queue_resize() to ensure that we see the batch size update before the wait
+             * count is reset.
+             */
+            int batch = wakeBatch;
+            Barriers.smpMbBeforeAtomic("__sbq_wake_up");
             int ret = w.waitCnt.cmpxchg(waitCnt, batch);
             if (ret == waitCnt) {
                 sbqIndexAtomicInc(wakeIndex);

@@ -63,6 +63,11 @@ public final class CheckResult {
     private String timeBudgetNote;
     /** The replay token of the first execution stopped at the step bound, or null. */
     private String stepBoundToken;
+    /**
+     * Executions of the reduced searches that ended sleep-set blocked (every runnable task asleep:
+     * redundant, pruned, no end state), counted in {@link #executions}.
+     */
+    private long sleepBlocked;
 
     CheckResult(String scenario, Kconfig config, String strategy, long executions, SortedSet<String> outcomes, long nanos,
             boolean complete, Violation violation, List<TraceEvent> trace, String diagram, String token, long stepBoundHits,
@@ -158,6 +163,20 @@ public final class CheckResult {
     /** {@link #clean()} and {@link #complete()}: the only result printed as {@code PASS}. */
     public boolean passed() {
         return clean() && complete();
+    }
+
+    /**
+     * Executions that ended sleep-set blocked: pruned as redundant by the reduced search, with no
+     * end state (counted in {@link #executions()}). 0 for optimal DPOR in a deterministic model; not
+     * kept by {@code --shard} files (a merge counts 0 for them).
+     */
+    public long sleepBlocked() {
+        return sleepBlocked;
+    }
+
+    CheckResult sleepBlocked(long n) {
+        this.sleepBlocked = n;
+        return this;
     }
 
     /** PASS, FAIL, BOUND or INCOMPLETE; see the class comment. */

@@ -97,6 +97,8 @@ public final class ModelCheck {
     private boolean iterative = true;
     private boolean verbose;
     private boolean reduction = true;
+    /** The unbounded reduced search without wakeup trees (source-DPOR with sleep sets). */
+    private boolean sourceSets;
     private boolean blindReduction;
     private int minimiseBudget = Minimiser.DEFAULT_BUDGET;
     private boolean allViolations;
@@ -151,11 +153,22 @@ public final class ModelCheck {
     }
 
     /**
-     * Partial-order reduction of exhaustive search (default on): source-DPOR with sleep sets when
+     * Partial-order reduction of exhaustive search (default on): optimal DPOR (wakeup trees) when
      * unbounded, bounded POR with a preemption bound ({@link DporStrategy}). Off: plain DFS.
      */
     public ModelCheck reduction(boolean on) {
         this.reduction = on;
+        return this;
+    }
+
+    /**
+     * The unbounded reduced search as it was before wakeup trees (source-DPOR with sleep sets,
+     * {@link DporStrategy#sourceSets()}): complete as well, but with executions that end sleep-set
+     * blocked. For comparisons ({@code --reduction source}, {@code ./kmodel bench}); bounded
+     * searches are unchanged by it.
+     */
+    public ModelCheck sourceSets(boolean on) {
+        this.sourceSets = on;
         return this;
     }
 
@@ -358,6 +371,7 @@ public final class ModelCheck {
         c.config = config;
         c.verbose = verbose;
         c.reduction = reduction;
+        c.sourceSets = sourceSets;
         c.minimiseBudget = minimiseBudget;
         c.pool = pool;
         c.jobs = jobs;
@@ -395,6 +409,10 @@ public final class ModelCheck {
         return minimiseBudget;
     }
 
+    boolean sourceSetsSetting() {
+        return sourceSets;
+    }
+
     int preemptionsSetting() {
         return preemptions;
     }
@@ -425,9 +443,11 @@ public final class ModelCheck {
 
     private SplitExplorer splitExplorer() {
         long budget = executions > 0 ? executions : DEFAULT_EXHAUSTIVE_BUDGET;
-        return new SplitExplorer(scenario, scenario.settings().overlay(this.config), preemptions, reduction,
+        SplitExplorer e = new SplitExplorer(scenario, scenario.settings().overlay(this.config), preemptions, reduction,
                 preemptions == UNBOUNDED || iterative, steps, budget,
                 unitTarget > 0 ? unitTarget : SplitExplorer.defaultUnitTarget(reduction), verbose, minimiseBudget);
+        e.settings().sourceSets = sourceSets;
+        return e;
     }
 
     /**
@@ -463,6 +483,7 @@ public final class ModelCheck {
         TreeSet<String> outcomes = new TreeSet<>();
         long count = 0;
         long boundHits = 0;
+        long sleepBlocked = 0;
         String firstBound = null;
         Schedule boundSchedule = null;
         Schedule failing = null;
@@ -518,6 +539,7 @@ public final class ModelCheck {
                         continue;
                     }
                     if (r.pruned()) {
+                        sleepBlocked++;
                         continue; // redundant: no end state, not an outcome
                     }
                     if (r.stepBound() != null) {
@@ -569,7 +591,8 @@ public final class ModelCheck {
             return new CheckResult(scenario.name(), config, describe, count, outcomes, System.nanoTime() - start,
                     complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut)
                     .timeBudgetReached(timeNote)
-                    .stepBoundToken(stepBoundToken(scenario, config, steps, boundSchedule));
+                    .stepBoundToken(stepBoundToken(scenario, config, steps, boundSchedule))
+                    .sleepBlocked(sleepBlocked);
         }
     }
 
@@ -615,7 +638,8 @@ public final class ModelCheck {
             return phases;
         } else if (preemptions == UNBOUNDED || preemptions == AUTO) {
             phases.add(new Phase(b -> blindReduction ? DporStrategy.blindForTesting()
-                    : reduction ? new DporStrategy() : new DfsStrategy(Integer.MAX_VALUE),
+                    : reduction ? (sourceSets ? DporStrategy.sourceSets() : new DporStrategy())
+                    : new DfsStrategy(Integer.MAX_VALUE),
                     preemptions == AUTO ? AUTO_UNBOUNDED_BUDGET : -1));
         }
         if (kind == Kind.EXHAUSTIVE && preemptions != UNBOUNDED) {

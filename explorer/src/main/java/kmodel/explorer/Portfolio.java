@@ -28,7 +28,7 @@ import kmodel.explorer.trace.ReplayToken;
  * portfolio of searches within one execution budget.
  *
  * <ol>
- *   <li>The unbounded reduced search (source-DPOR with sleep sets) with
+ *   <li>The unbounded reduced search (optimal DPOR with wakeup trees) with
  *       {@link ModelCheck#AUTO_UNBOUNDED_BUDGET} executions, exactly as {@link ModelCheck#AUTO}
  *       begins. If it finishes, or finds a violation, that is the result: {@code complete}, or the
  *       counterexample (nothing else runs).</li>
@@ -243,7 +243,8 @@ public final class Portfolio {
         CheckResult r = new CheckResult(scenario.name(), config, describe, total, outcomes, System.nanoTime() - start,
                 complete, violation, trace, diagram, token, boundHits, firstBound, oops, budgetCut && !complete)
                 .timeBudgetReached(timeNote)
-                .stepBoundToken(boundToken);
+                .stepBoundToken(boundToken)
+                .sleepBlocked(first.sleepBlocked() + (x == null ? 0 : x.sleepBlocked()));
         if (x != null && x.split() != null) {
             r.split(x.split());
         }
@@ -279,7 +280,8 @@ public final class Portfolio {
                 ModelCheck.AUTO_UNBOUNDED_BUDGET);
         StringBuilder sb = new StringBuilder();
         if (foundBy == null) {
-            sb.append(x == null ? "exhaustive, unbounded (source-DPOR with sleep sets)" : x.strategy());
+            sb.append(x == null ? "exhaustive, unbounded (" + (check.sourceSetsSetting() ? "source-DPOR with sleep sets"
+                    : "optimal DPOR with wakeup trees") + ")" : x.strategy());
             sb.append("; ").append(unfinished).append("; sampled, no violation (no proof): ");
         } else {
             sb.append("portfolio: ").append(unfinished).append(", then round robin: ");

@@ -115,7 +115,8 @@ public final class SplitExplorer {
     /** The strategy that explores one unit of level {@code bound}. */
     static ExplorationStrategy strategy(SplitRun.Settings st, int bound, int[] prefix) {
         if (bound == ModelCheck.UNBOUNDED) {
-            return st.reduction ? new DporStrategy().prefix(prefix) : new DfsStrategy(Integer.MAX_VALUE).prefix(prefix);
+            return st.reduction ? (st.sourceSets ? DporStrategy.sourceSets() : new DporStrategy()).prefix(prefix)
+                    : new DfsStrategy(Integer.MAX_VALUE).prefix(prefix);
         }
         return st.reduction ? new DporStrategy(bound).prefix(prefix) : new DfsStrategy(bound).prefix(prefix);
     }
@@ -258,7 +259,9 @@ public final class SplitExplorer {
                 state.violation(index);
                 return u;
             }
-            if (!r.pruned()) {
+            if (r.pruned()) {
+                u.pruned(at);
+            } else {
                 if (r.stepBound() != null) {
                     u.stepBound(r.stepBound(), at, s.schedule());
                 } else {
@@ -365,6 +368,7 @@ public final class SplitExplorer {
         long count;
         final TreeSet<String> outcomes = new TreeSet<>();
         long boundHits;
+        long sleepBlocked;
         String firstBound;
         int[] boundSchedule;
         UnitResult violating;
@@ -448,6 +452,7 @@ public final class SplitExplorer {
                 m.outcomes.add(e.getKey());
             }
         }
+        m.sleepBlocked += r.prunedBefore(limit);
         long[] hits = r.boundHits();
         for (long h : hits) {
             if (h < limit) {
@@ -492,6 +497,7 @@ public final class SplitExplorer {
                 m.outcomes, nanos, complete, violation, trace, diagram, token, m.boundHits, m.firstBound, oops,
                 m.budgetCut);
         r.split(run);
+        r.sleepBlocked(m.sleepBlocked);
         Schedule stopped = m.boundSchedule == null ? null : Schedule.of(m.boundSchedule);
         String stepBoundToken = ModelCheck.stepBoundToken(scenario, config, st.steps, stopped);
         if (stepBoundToken != null) {

@@ -24,6 +24,11 @@ public final class SplitRun {
         final long budget;
         final int unitTarget;
         final int autoBound;
+        /**
+         * The unbounded search is source-DPOR without wakeup trees ({@code --reduction source}, for
+         * comparisons).
+         */
+        boolean sourceSets;
 
         /**
          * @param config the effective configuration, canonical
@@ -61,6 +66,17 @@ public final class SplitRun {
 
         public boolean reduction() {
             return reduction;
+        }
+
+        /** Whether the unbounded reduced search is source-DPOR without wakeup trees. */
+        public boolean sourceSets() {
+            return sourceSets;
+        }
+
+        /** Sets {@link #sourceSets()} ({@code --reduction source}); returns this. */
+        public Settings sourceSets(boolean on) {
+            this.sourceSets = on;
+            return this;
         }
 
         /** Whether the bound is iterated 0..N. */
@@ -148,6 +164,9 @@ public final class SplitRun {
             }
             if (reduction != o.reduction) {
                 return "reduction " + reduction + " vs " + o.reduction;
+            }
+            if (sourceSets != o.sourceSets) {
+                return "source sets " + sourceSets + " vs " + o.sourceSets;
             }
             if (iterative != o.iterative) {
                 return "iterative " + iterative + " vs " + o.iterative;

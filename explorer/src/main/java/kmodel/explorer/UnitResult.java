@@ -24,6 +24,9 @@ public final class UnitResult {
     private final TreeMap<String, Long> outcomes = new TreeMap<>();
     private long[] boundHits = new long[0];
     private int nBoundHits;
+    /** Numbers of the executions that ended sleep-set blocked, ascending. */
+    private long[] pruned = new long[0];
+    private int nPruned;
     private String firstBound;
     /** The schedule of the first execution stopped at the step bound, or null. */
     private int[] boundSchedule;
@@ -125,6 +128,28 @@ public final class UnitResult {
 
     void ran(long n) {
         executions = n;
+    }
+
+    void pruned(long at) {
+        if (nPruned == pruned.length) {
+            pruned = Arrays.copyOf(pruned, Math.max(8, nPruned * 2));
+        }
+        pruned[nPruned++] = at;
+    }
+
+    /** How many of the executions before number {@code limit} ended sleep-set blocked. */
+    long prunedBefore(long limit) {
+        int lo = 0;
+        int hi = nPruned;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (pruned[mid] < limit) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     void outcome(String outcome, long at) {

@@ -3,6 +3,7 @@ package kmodel.iouring;
 import kmodel.kernel.sched.Work;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.wait.Wait;
 
@@ -25,12 +26,12 @@ public final class IoCqring {
      * {@code completion_lock}.
      */
     static IoUringCqe ioGetCqring(IoRingCtx ctx) {
-        int tail = ctx.cachedCqTail;
+        int tail = ctx.cachedCqTail.get();
         if (tail - ctx.cqHead.readOnce() == ctx.cqEntries) {
             return null;
         }
         Kernel.access(ctx.cqState);
-        ctx.cachedCqTail++;
+        ctx.cachedCqTail.set(tail + 1);
         return ctx.cqes[tail & ctx.cqMask()];
     }
 
@@ -81,11 +82,25 @@ public final class IoCqring {
      * holds {@code completion_lock}.
      */
     static void ioCommitCqring(IoRingCtx ctx) {
-        ctx.cqTail.storeRelease(ctx.cachedCqTail);
+        ctx.cqTail.storeRelease(ctx.cachedCqTail.get());
     }
 
-    /** fs/io_uring.c: {@code io_cqring_ev_posted()}: wake the CQ waiters if there are any (no eventfd, no SQPOLL). */
+    /**
+     * fs/io_uring.c: {@code io_cqring_ev_posted()} (v5.10): wake the CQ waiters if there are any
+     * (no eventfd, no SQPOLL). The poll queue {@code cq_wait} is not modelled, but its
+     * {@code wq_has_sleeper(&ctx->cq_wait)} is what orders the CQ tail just published before the
+     * lockless {@code waitqueue_active(&ctx->wait)} below: its {@code smp_mb()} stays, pairing with
+     * {@code set_current_state()} in {@code io_cqring_wait()}'s
+     * {@code prepare_to_wait_exclusive()}. Bug {@code cq-ev-posted-no-mb} leaves it out: the shape
+     * c57a91fb1ccf ("io_uring: fix missing mb() before waitqueue_active", v5.15-rc1) fixed in
+     * {@code io_cqring_ev_posted_iopoll()}.
+     */
     static void ioCqringEvPosted(IoRingCtx ctx) {
+        if (!Kernel.bug(IoUringBugs.CQ_EV_POSTED_NO_MB)) {
+            Barriers.smpMb("io_cqring_ev_posted"); // wq_has_sleeper(&ctx->cq_wait)
+        } else {
+            Kernel.event("io_cqring_ev_posted(%s): no smp_mb() before waitqueue_active() (bug)", ctx);
+        }
         if (Wait.waitqueueActive(ctx.wait)) {
             Wait.wakeUp(ctx.wait);
         }
@@ -114,7 +129,10 @@ public final class IoCqring {
      * fs/io_uring.c: {@code io_cqring_overflow_flush()} (v5.10): move backlogged CQEs into the
      * ring while there is room (with {@code force}, drop those that do not fit), optionally only
      * those of task {@code tsk}; clear the overflow flags once the list is empty; wake waiters;
-     * drop the references the backlog held. Returns true if no backlog is left.
+     * drop the references the backlog held. Returns true if no backlog is left. In v5.10.0
+     * ({@link IoUringOptions#URING_FORCE_FLUSH_DROPS}) a forced flush also sets
+     * {@code cq_overflow_flushed}, whoever calls it (cda286f0715c, 5.10.4, moved that to
+     * {@code io_ring_ctx_wait_and_kill()}).
      */
     static boolean ioCqringOverflowFlush(IoRingCtx ctx, boolean force, kmodel.kernel.sched.Task tsk) {
         if (!force) {
@@ -124,11 +142,15 @@ public final class IoCqring {
             if (ctx.cqOverflowList.isEmpty()) {
                 return true;
             }
-            if (ctx.cachedCqTail - ctx.cqHead.readOnce() == ctx.cqEntries) {
+            if (ctx.cachedCqTail.racy() - ctx.cqHead.readOnce() == ctx.cqEntries) {
                 return false;
             }
         }
         long flags = Spinlock.spinLockIrqsave(ctx.completionLock);
+        if (force && Kernel.config().enabled(IoUringOptions.URING_FORCE_FLUSH_DROPS)) {
+            /* v5.10.0-5.10.3: if force is set, the ring is going away. always drop after that */
+            ctx.cqOverflowFlushed = true;
+        }
         java.util.ArrayList<IoKiocb> done = new java.util.ArrayList<>();
         IoUringCqe cqe = null;
         for (int i = 0; i < ctx.cqOverflowList.size();) {
@@ -186,6 +208,8 @@ public final class IoCqring {
             ioCqringOverflowFlush(ctx, false, null);
             Kernel.accessRead(ctx.cqState); // the flush had scheduling points
         }
-        return ctx.cachedCqTail - ctx.cqHead.readOnce();
+        /* See comment at the top of this file */
+        Barriers.smpRmb("io_cqring_events");
+        return ctx.cachedCqTail.racy() - ctx.cqHead.readOnce();
     }
 }

@@ -1,6 +1,7 @@
 package kmodel.iouring;
 
 import java.util.ArrayList;
+import kmodel.kernel.atomic.Plain;
 import kmodel.kernel.atomic.Shared;
 import kmodel.kernel.lifetime.KObject;
 import kmodel.kernel.locking.Mutex;
@@ -59,8 +60,13 @@ public final class IoRingCtx extends KObject {
     public final Shared<Integer> sqHead;
     /** {@code rings->cqes}. */
     final IoUringCqe[] cqes;
-    /** {@code cached_cq_tail}: under {@code completion_lock}. */
-    int cachedCqTail;
+    /**
+     * {@code cached_cq_tail}: written under {@code completion_lock} ({@code io_get_cqring()}), a
+     * kernel-plain field ({@link Plain}); read without the lock, plainly, by
+     * {@code io_cqring_events()} (after its {@code smp_rmb()}) and by
+     * {@code io_cqring_overflow_flush()}'s early test: those reads are {@link Plain#racy()}.
+     */
+    final Plain<Integer> cachedCqTail;
     /**
      * Names {@link #cachedCqTail}, {@link #cqCheckOverflow} and {@link #cqOverflowList} for the
      * partial-order reduction: they are written under {@code completion_lock}, in steps that need
@@ -139,6 +145,7 @@ public final class IoRingCtx extends KObject {
         this.sqTail = new Shared<>(name + ".sq.tail", 0);
         this.sqHead = new Shared<>(name + ".sq.head", 0);
         this.cqTail = new Shared<>(name + ".cq.tail", 0);
+        this.cachedCqTail = new Plain<>(name + ".cached_cq_tail", 0);
         this.cqHead = new Shared<>(name + ".cq.head", 0);
         this.uringLock = new Mutex(name + ".uring_lock");
         this.completionLock = new Spinlock(name + ".completion_lock");

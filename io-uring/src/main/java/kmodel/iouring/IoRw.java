@@ -309,6 +309,7 @@ public final class IoRw {
         req.kiocb.kiFlags &= ~Kiocb.IOCB_WAITQ;
         Wait.listDelInit(wait);
         Kernel.event("io_async_buf_func: %s", req.name());
+        wpq.spuriousIfReused(key);
 
         CallbackHead.initTaskWork(req.taskWork, IoUring::ioReqTaskSubmit);
         if (!Kernel.bug(IoUringBugs.URING_NO_CTX_REF)) {

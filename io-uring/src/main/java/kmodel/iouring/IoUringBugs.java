@@ -52,8 +52,25 @@ public final class IoUringBugs {
      */
     public static final String IOWQ_REFS_PER_NODE = "iowq-refs-per-node";
 
+    /**
+     * A barrier bug (found only under a weak memory model, not under sequential consistency):
+     * {@code io_cqring_ev_posted()} (v5.10) without the {@code smp_mb()} that its
+     * {@code wq_has_sleeper(&ctx->cq_wait)} puts between publishing the CQ tail
+     * ({@code io_commit_cqring()}) and the lockless {@code waitqueue_active(&ctx->wait)}. A CQ
+     * waiter in {@code io_cqring_wait()} queues itself and runs {@code set_current_state()} (a
+     * full barrier) before it counts the CQEs; without the waker's barrier both can miss the
+     * other (store buffering) and the waiter sleeps with its CQE posted. The bug c57a91fb1ccf
+     * ("io_uring: fix missing mb() before waitqueue_active", Pavel Begunkov, v5.15-rc1; Fixes:
+     * 5fd4617840596 "io_uring: be smarter about waking multiple CQ ring waiters") fixed in
+     * {@code io_cqring_ev_posted_iopoll()}, where {@code wq_has_sleeper()} was called only for
+     * SQPOLL; here it is moved to the non-IOPOLL waker the model has. Manifests as
+     * {@code missed-wakeup} under the LKMM.
+     */
+    public static final String CQ_EV_POSTED_NO_MB = "cq-ev-posted-no-mb";
+
     /** Every bug id of this module. */
     public static String[] all() {
-        return new String[] {URING_NO_REQ_REF, URING_NO_CTX_REF, URING_CANCEL_LEAKS_CTX_REF, IOWQ_REFS_PER_NODE};
+        return new String[] {URING_NO_REQ_REF, URING_NO_CTX_REF, URING_CANCEL_LEAKS_CTX_REF, IOWQ_REFS_PER_NODE,
+            CQ_EV_POSTED_NO_MB};
     }
 }

@@ -22,7 +22,7 @@ import kmodel.kernel.sched.Task;
  *     io_ring_ctx_free(): io_finish_async() (io_wq_destroy()), free the context
  * </pre>
  *
- * <h2>Exiting: v5.10's order</h2>
+ * <h2>Exiting: 5.10.13's order (v5.10.0's: {@link IoUringOptions#URING_CANCEL_AFTER_EXITING})</h2>
  * {@code do_exit()} calls {@code io_uring_files_cancel(tsk->files)} before
  * {@code exit_signals()} sets {@code PF_EXITING}. In v5.10 that cancels only requests on
  * {@code ctx->inflight_list}, which holds requests that grabbed the task's files
@@ -52,19 +52,28 @@ public final class IoUringExit {
     }
 
     /**
-     * fs/io_uring.c: {@code io_ring_ctx_wait_and_kill()} (v5.10): under {@code uring_lock} kill
+     * fs/io_uring.c: {@code io_ring_ctx_wait_and_kill()} (5.10.13): under {@code uring_lock} kill
      * {@code ctx->refs} and flush the overflow backlog for good ({@code cq_overflow_flushed}),
-     * cancel the ring's io-wq work, and queue {@code io_ring_exit_work()} (the model spawns a
-     * kworker task for it).
+     * cancel the ring's io-wq work ({@code io_wq_cancel_cb(io_cancel_ctx_cb)}), and queue
+     * {@code io_ring_exit_work()} (the model spawns a kworker task for it). v5.10.0's form
+     * ({@link IoUringOptions#URING_FORCE_FLUSH_DROPS}, {@link IoUringOptions#URING_CLOSE_CANCEL_ALL}):
+     * the forced flush sets {@code cq_overflow_flushed} itself, and {@code io_wq_cancel_all()}
+     * cancels instead.
      */
     static void ioRingCtxWaitAndKill(final IoRingCtx ctx) {
         Mutex.mutexLock(ctx.uringLock);
         ctx.refs.kill();
-        /* if force is set, the ring is going away. always drop after that */
-        ctx.cqOverflowFlushed = true;
+        if (!Kernel.config().enabled(IoUringOptions.URING_FORCE_FLUSH_DROPS)) {
+            /* if force is set, the ring is going away. always drop after that */
+            ctx.cqOverflowFlushed = true; // 5.10.4 on (cda286f0715c); before, the forced flush set it
+        }
         IoCqring.ioCqringOverflowFlush(ctx, true, null);
         Mutex.mutexUnlock(ctx.uringLock);
-        IoWq.ioWqCancelCb(ctx.ioWq, (work, data) -> ((IoKiocb) work.owner).ctx == data, ctx, true);
+        if (Kernel.config().enabled(IoUringOptions.URING_CLOSE_CANCEL_ALL)) {
+            IoWq.ioWqCancelAll(ctx.ioWq); // v5.10.0-5.10.3: the bit stays set
+        } else {
+            IoWq.ioWqCancelCb(ctx.ioWq, (work, data) -> ((IoKiocb) work.owner).ctx == data, ctx, true);
+        }
         ctx.exitWork = Kernel.rt().spawn("kworker:" + ctx, "kworker", false, false, () -> ioRingExitWork(ctx));
     }
 
@@ -109,6 +118,10 @@ public final class IoUringExit {
      */
     public static void doExit(IoRingCtx... rings) {
         Task me = Sched.current();
+        if (Kernel.config().enabled(IoUringOptions.URING_CANCEL_AFTER_EXITING)) {
+            doExitV5100(me, rings);
+            return;
+        }
         for (IoRingCtx ctx : rings) {
             if (!ctx.released) {
                 ioUringFilesCancel(ctx);
@@ -123,5 +136,31 @@ public final class IoUringExit {
             }
         }
         Sched.doExit();
+    }
+
+    /**
+     * kernel/exit.c: {@code do_exit()} (v5.10.0 to 5.10.4, before b1b6b5a30dce):
+     * {@code exit_signals()} sets {@code PF_EXITING} first; {@code exit_files()} then calls
+     * {@code io_uring_files_cancel(files)} and drops the files (the ring's last {@code fput()},
+     * queued as task_work); {@code exit_task_work()} runs it. Between the two a page-unlock
+     * callback already finds the task exiting ({@code io_req_task_work_add()} fails) while the
+     * task's overflowed CQEs are not flushed yet.
+     */
+    private static void doExitV5100(Task me, IoRingCtx... rings) {
+        Sched.exitSignals();
+        for (IoRingCtx ctx : rings) {
+            if (!ctx.released) {
+                ioUringFilesCancel(ctx);
+            }
+        }
+        for (final IoRingCtx ctx : rings) {
+            if (!ctx.released) {
+                CallbackHead fput = new CallbackHead();
+                CallbackHead.initTaskWork(fput, cb -> ioUringRelease(ctx));
+                fput.label = "____fput(" + ctx + ")";
+                Sched.taskWorkAdd(me, fput, Sched.TWA_RESUME);
+            }
+        }
+        Sched.exitTaskWork();
     }
 }

@@ -19,6 +19,14 @@ public enum ViolationKind {
     DOUBLE_RELEASE("double-release"),
     /** A freed object (or a returned waiter's on-stack entry) was touched. */
     USE_AFTER_FREE("use-after-free"),
+    /**
+     * A late access through a stale {@code struct page} pointer changed a flag of the page while
+     * another owner has it (the page was freed and reused), or left a flag set on a free page
+     * that the allocator's {@code check_new_page()} then finds. {@code struct page} memory is
+     * never freed, so such an access is no {@code use-after-free}: it is reported by what it
+     * does (mm-filemap's {@code Page.lateFlagWrite}).
+     */
+    PAGE_FLAGS_CORRUPTED("page-flags-corrupted"),
     /** At the end an object holds references that no owner accounts for. */
     REF_LEAK("ref-leak"),
     /** A page is still locked at the end, or a spinlock is held across schedule() or at exit. */

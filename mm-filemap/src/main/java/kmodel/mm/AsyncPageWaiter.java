@@ -133,6 +133,7 @@ public final class AsyncPageWaiter {
             req.kiocb.kiFlags &= ~Kiocb.IOCB_WAITQ;
         }
         Wait.listDelInit(wait);
+        wpq.spuriousIfReused(key);
         req.fired++;
         Kernel.event("io_async_buf_func: %s", wpq.wait.name());
 

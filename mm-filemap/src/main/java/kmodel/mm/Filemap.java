@@ -10,6 +10,7 @@ import static kmodel.mm.PageFlags.PG_writeback;
 
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.atomic.Bitops;
 import kmodel.kernel.locking.Spinlock;
 import kmodel.kernel.sched.Sched;
@@ -198,6 +199,7 @@ public final class Filemap {
                 return -1;
             }
             if ((flags & WQ_FLAG_CUSTOM) != 0) {
+                key.page.lateFlagWrite(key.gen, key.bitNr, true, "wake_page_function");
                 if (testAndSetBit(key.bitNr, key.page)) {
                     return -1;
                 }
@@ -210,6 +212,7 @@ public final class Filemap {
         /* The waiter checks the flags without locking: publish them atomically, then wake. */
         wait.storeReleaseFlags(flags | WQ_FLAG_WOKEN);
         Kernel.event("wake_page_function(%s): %s", wait.name(), (flags & WQ_FLAG_DONE) != 0 ? "WOKEN|DONE (lock handed off)" : "WOKEN");
+        waitPage.spuriousIfReused(key);
         Task waiter = (Task) wait.private_();
         if (handedOff && key.bitNr == PG_locked) {
             // Model-only: the bit was taken for the waiter, not for us. Set here, where the entry
@@ -218,7 +221,20 @@ public final class Filemap {
         }
         Sched.wakeUpState(waiter, mode);
         /* Has to be the absolute last thing we do: the entry may be gone right after it. */
-        Wait.listDelInitCareful(wait);
+        if (!Kernel.bug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL)) {
+            Wait.listDelInitCareful(wait);
+        } else {
+            /*
+             * 2a9127fcf229's form (v5.8, before c6fe44d96fc1): "We _really_ should have a
+             * list_del_init_careful() to properly pair with the unlocked list_empty_careful() in
+             * finish_wait()": a full barrier, then a plain list_del_init(). The scheduling point
+             * is list_del_init_careful()'s, on the same entry, so that the sc search is unchanged.
+             */
+            Barriers.smpMb("wake_page_function");
+            Kernel.event("wake_page_function(%s): smp_mb(); list_del_init() (bug)", wait.name());
+            Kernel.rt().point("list_del_init", wait);
+            Wait.listDelInit(wait);
+        }
         return (flags & WQ_FLAG_EXCLUSIVE) != 0 ? 1 : 0;
     }
 
@@ -246,6 +262,7 @@ public final class Filemap {
         }
         int ret = Wait.defaultWakeFunction(wait, mode, sync, key);
         if (ret != 0) {
+            waitPage.spuriousIfReused(key);
             Wait.listDelInit(wait);
         }
         return ret;
@@ -263,8 +280,20 @@ public final class Filemap {
      * leave it set: "The next waker will clear it."
      */
     public static void wakeUpPageBit(Page page, int bitNr) {
+        wakeUpPageBit(page, page.gen(), bitNr);
+    }
+
+    /**
+     * mm/filemap.c: {@code wake_up_page_bit()} (v5.10), as {@link #wakeUpPageBit(Page, int)},
+     * through a pointer to incarnation {@code gen} of the page, which the caller (an unlocker, a
+     * writeback completion) had a right to when it took it but may no longer have: the page may
+     * be freed and reused meanwhile. The walk's late writes are checked for their effect
+     * ({@link Page#lateFlagWrite}).
+     */
+    static void wakeUpPageBit(Page page, int gen, int bitNr) {
         WaitQueueHead q = pageWaitqueue(page);
         WaitPageKey key = new WaitPageKey(page, bitNr);
+        key.gen = gen;
         key.pageMatch = 0;
 
         WaitQueueEntry bookmark = new WaitQueueEntry(q + ".bookmark");
@@ -289,6 +318,7 @@ public final class Filemap {
          * set; that's okay, the next waker will clear it.
          */
         if (!Wait.waitqueueActive(q) || key.pageMatch == 0) {
+            page.lateFlagWrite(gen, PageFlags.PG_waiters, false, "wake_up_page_bit");
             PageFlags.ClearPageWaiters(page);
             Kernel.event("ClearPageWaiters(%s)", page);
         }
@@ -298,10 +328,18 @@ public final class Filemap {
 
     /** mm/filemap.c: {@code wake_up_page()}: nothing to do unless PG_waiters is set. */
     public static void wakeUpPage(Page page, int bit) {
+        wakeUpPage(page, page.gen(), bit);
+    }
+
+    /**
+     * mm/filemap.c: {@code wake_up_page()} (v5.10), as {@link #wakeUpPage(Page, int)}, through a
+     * pointer to incarnation {@code gen} (see {@link #wakeUpPageBit(Page, int, int)}).
+     */
+    static void wakeUpPage(Page page, int gen, int bit) {
         if (!PageFlags.PageWaiters(page)) {
             return;
         }
-        wakeUpPageBit(page, bit);
+        wakeUpPageBit(page, gen, bit);
     }
 
     /**
@@ -313,11 +351,17 @@ public final class Filemap {
      */
     public static void unlockPage(Page page) {
         PageFlags.VM_BUG_ON_PAGE(!PageFlags.PageLocked(page), page, "!PageLocked(page)");
+        /*
+         * The caller owns PG_locked, so the page is this incarnation until the bit is clear; an
+         * unlock from I/O completion holds no reference, and from then on the page may be
+         * truncated, freed and reused before the wake-up walks its queue.
+         */
+        int gen = page.gen();
         page.touch();
         page.lockOwner = null;
         if (Bitops.clearBitUnlockIsNegativeByte(PG_locked, page.flags)) {
             Kernel.event("unlock_page(%s): PG_waiters set, wake_up_page_bit", page);
-            wakeUpPageBit(page, PG_locked);
+            wakeUpPageBit(page, gen, PG_locked);
         } else {
             Kernel.event("unlock_page(%s)", page);
         }
@@ -359,13 +403,15 @@ public final class Filemap {
         if (!noRef) {
             Page.getPage(page);
         }
+        /* PG_writeback is set, so the page is this incarnation until it is clear. */
+        int gen = page.gen();
         if (!testClearPageWriteback(page)) {
             Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
-        /* smp_mb__after_atomic() */
+        Barriers.smpMbAfterAtomic("end_page_writeback");
         Kernel.event("end_page_writeback(%s)", page);
         if (!Kernel.bug(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE)) {
-            wakeUpPage(page, PG_writeback);
+            wakeUpPage(page, gen, PG_writeback);
         }
         if (!noRef) {
             Page.putPage(page);
@@ -443,6 +489,7 @@ public final class Filemap {
         Wait.initWait(wait);
         wait.setFunc(Filemap::wakePageFunction);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         boolean repeat = true;
@@ -508,7 +555,11 @@ public final class Filemap {
          * After a signal this may remove the last waiter while PG_waiters stays set. That's ok:
          * the next wakeup will take care of it.
          */
-        Wait.finishWait(q, wait);
+        if (!Kernel.bug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL)) {
+            Wait.finishWait(q, wait);
+        } else {
+            finishWaitPlainListEmptyCareful(q, wait);
+        }
 
         if (wokenKilledTrylock && behavior == Behavior.EXCLUSIVE) {
             wokenKilledTrylock(page, bitNr, wait);
@@ -523,6 +574,25 @@ public final class Filemap {
         }
         wait.leaveScope();
         return ret;
+    }
+
+    /**
+     * kernel/sched/wait.c: {@code finish_wait()} as it was before c6fe44d96fc1 ("list: add
+     * "list_del_init_careful()" to go with "list_empty_careful()"", v5.8), for bug
+     * {@code page-wait-list-del-not-careful} only: {@code list_empty_careful()} read
+     * {@code head->next} (and {@code head->prev}) with plain loads, not {@code smp_load_acquire()},
+     * so a waiter that finds its entry unlinked and skips {@code q->lock} has nothing ordering its
+     * later read of {@code wait->flags} after the waker's stores. The scheduling point is the one
+     * {@code Wait.listEmptyCareful()} has, on the same entry, so that the sc search is unchanged.
+     */
+    private static void finishWaitPlainListEmptyCareful(WaitQueueHead q, WaitQueueEntry wait) {
+        Sched.__setCurrentState(Task.TASK_RUNNING);
+        Kernel.rt().point("list_empty_careful", wait);
+        if (!wait.listEmpty()) {
+            long f = Spinlock.spinLockIrqsave(q.lock);
+            Wait.listDelInit(wait);
+            Spinlock.spinUnlockIrqrestore(q.lock, f);
+        }
     }
 
     /**
@@ -569,6 +639,7 @@ public final class Filemap {
         wait.setFlags(behavior == Behavior.EXCLUSIVE ? WQ_FLAG_EXCLUSIVE : 0);
         wait.setFunc(Filemap::wakePageFunctionV57);
         waitPage.page = page;
+        waitPage.gen = page.gen();
         waitPage.bitNr = bitNr;
 
         for (;;) {
@@ -720,6 +791,7 @@ public final class Filemap {
 
         wait.wait.touch();
         wait.page = page;
+        wait.gen = page.gen();
         wait.bitNr = PG_locked;
 
         Spinlock.spinLockIrq(q.lock);

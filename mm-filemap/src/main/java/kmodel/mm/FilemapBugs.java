@@ -54,6 +54,15 @@ public final class FilemapBugs {
      */
     public static final String END_WRITEBACK_NO_PAGE_REF = "end-writeback-no-page-ref";
     /**
+     * A mutation of {@code page_endio()} (mm/filemap.c, v5.10): a read's completion unlocks the
+     * page first and sets PG_uptodate after. The completion holds no page reference, and once
+     * PG_locked is clear a truncation may free the page and a read of another index may reuse
+     * it; the late {@code SetPageUptodate()} then marks the new owner's page uptodate before its
+     * own read has filled it. Manifests as {@code page-flags-corrupted} (the deliberate break of
+     * the struct-page-reuse checks, docs/model.md).
+     */
+    public static final String PAGE_ENDIO_UNLOCK_FIRST = "page-endio-unlock-first";
+    /**
      * A mutation of {@code __add_to_page_cache_locked()}'s error path (v5.10): on {@code -EEXIST}
      * the reference taken for the cache is not dropped again. The caller then puts only its own
      * reference, and the copy that lost the race is never freed. Manifests as {@code ref-leak}.
@@ -145,12 +154,43 @@ public final class FilemapBugs {
      */
     public static final String NOWAIT_WAITS_FOR_PAGE = "nowait-waits-for-page";
 
+    /**
+     * A barrier bug (found only under a weak memory model, not under sequential consistency):
+     * {@code SetPageUptodate()} without its {@code smp_wmb()} and {@code PageUptodate()} without
+     * its {@code smp_rmb()} (include/linux/page-flags.h), as before 0ed361dec369 ("mm: fix
+     * PageUptodate data race", Nick Piggin; after v2.6.24, whose page-flags.h still has the plain
+     * {@code set_bit()}/{@code test_bit()}). "After running SetPageUptodate, preceeding stores to the page
+     * contents to actually bring it uptodate may not be ordered with the store to set the page
+     * uptodate. Therefore, another CPU which checks PageUptodate is true, then reads the page
+     * contents can get stale data." A reader that finds the page uptodate without taking its
+     * lock ({@code generic_file_buffered_read()}) copies bytes the read's completion has not yet
+     * made visible to it. Manifests as {@code data-corruption} under the LKMM.
+     */
+    public static final String PAGE_UPTODATE_NO_BARRIERS = "page-uptodate-no-barriers";
+
+    /**
+     * A barrier bug (found only under a weak memory model, not under sequential consistency):
+     * undoes c6fe44d96fc1 ("list: add "list_del_init_careful()" to go with
+     * "list_empty_careful()"", Linus Torvalds, v5.8: "That gives us ordering guarantees around the
+     * pair"), restoring the form of its parent 2a9127fcf229 ("mm: rewrite wait_on_page_bit_common()
+     * logic", v5.8): {@code wake_page_function()} ends with {@code smp_mb(); list_del_init()}
+     * and the waiter's {@code finish_wait()} tests {@code list_empty_careful()} with plain loads,
+     * no {@code smp_load_acquire()} of {@code entry->next}. A waiter that left its loop on a signal
+     * and finds its entry already unlinked skips {@code q->lock}; its read of {@code wait->flags}
+     * for the result is then not ordered after the unlink it saw, and may miss the
+     * {@code WQ_FLAG_WOKEN | WQ_FLAG_DONE} the waker stored first: a killable locker that was
+     * handed the page lock returns {@code -EINTR} and never unlocks the page. Expected to manifest
+     * as {@code missed-wakeup} of the next locker (scenario {@code page-lock-killable}, with the
+     * fair hand-off of {@code PAGE_LOCK_UNFAIRNESS=0}) under the LKMM.
+     */
+    public static final String PAGE_WAIT_LIST_DEL_NOT_CAREFUL = "page-wait-list-del-not-careful";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
             ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
             WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE,
-            NOWAIT_WAITS_FOR_PAGE};
+            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS, PAGE_WAIT_LIST_DEL_NOT_CAREFUL, PAGE_ENDIO_UNLOCK_FIRST};
     }
 }

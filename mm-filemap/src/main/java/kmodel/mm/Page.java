@@ -15,10 +15,24 @@ import kmodel.kernel.sched.Task;
  *
  * <h2>Reference rules (include/linux/mm.h)</h2>
  * The allocator hands a page out with one reference. {@code get_page()} needs a reference
- * already held; {@code put_page()} dropping the last one frees the page back to its
- * {@link PageAllocator}, which may hand the same {@code struct page} out again. The page cache
- * holds one reference for as long as the page is in it. Dropping below zero is a
- * {@code double-release}; touching a free page is a {@code use-after-free}.
+ * already held ({@code VM_BUG_ON_PAGE}, a {@code bug-on}); {@code put_page()} dropping the last
+ * one frees the page back to its {@link PageAllocator}, which hands the same {@code struct page}
+ * out again to a later allocation. The page cache holds one reference for as long as the page is
+ * in it. Dropping below zero, or a put on a free page, is a {@code double-release}.
+ *
+ * <h2>The struct page is never freed</h2>
+ * In the kernel {@code struct page} memory lives as long as the machine (short of memory
+ * hot-remove): a page whose last reference goes back to the allocator keeps its flags word and
+ * its wait-queue hash, and a pointer kept past the last reference reaches the same memory, free
+ * or owned by whoever allocated it next. So a page is no {@code use-after-free} object here
+ * ({@link #memoryOutlivesFree()}); {@link #gen()} numbers its incarnations instead, and the
+ * places where the kernel uses a page pointer while holding no reference (the wake-up half of
+ * {@code unlock_page()} and {@code end_page_writeback()}, a {@code wait_page_queue} whose waiter
+ * dropped its reference) carry the incarnation they meant. A late access is checked for its
+ * effect: a flag changed under another owner ({@link #lateFlagWrite}: {@code page-flags-corrupted}),
+ * a flag left set on a free page ({@link PageAllocator}'s {@code check_new_page()}: the same),
+ * a missed wake-up (the runtime's check), or a spurious wake-up, which is no violation and is
+ * counted in the trace ({@link Filemap#wakePageFunction}).
  *
  * <p>Field rules: {@code flags} through {@link PageFlags} (atomic bit ops); {@code mapping} and
  * {@code index} are set under the mapping's {@code i_pages} lock with the page locked; {@code data}
@@ -44,7 +58,10 @@ public final class Page extends KObject implements LockHolders {
     /** The page's contents. */
     public final byte[] data = new byte[PAGE_SIZE];
     final PageAllocator allocator;
-    /** Allocation sequence number (for the name). */
+    /**
+     * Allocation sequence number: the name is {@code "P" + serial}, and it numbers the page's
+     * incarnations ({@link #gen()}). Model-only; written by the allocator under {@code zone.lock}.
+     */
     int serial;
     /**
      * {@code page_to_pfn(page)}: which {@code struct page} of its allocator this is, in creation
@@ -71,11 +88,15 @@ public final class Page extends KObject implements LockHolders {
         this.refcount = new AtomicT("P" + serial + "._refcount", 1);
     }
 
+    /**
+     * Hands a free page out again as incarnation {@code serial}: its flags were cleared when it
+     * was freed ({@link PageAllocator}), and a flag set on it since was found by
+     * {@code check_new_page()} before this.
+     */
     void reinit(int serial) {
         this.serial = serial;
         rename("P" + serial);
         reuse();
-        flags.reset(0);
         refcount.set(1);
         mapping = null;
         index = 0;
@@ -98,6 +119,69 @@ public final class Page extends KObject implements LockHolders {
 
     void markFreed() {
         released();
+    }
+
+    /** {@code struct page} memory is never freed: a late access is checked for its effect, not as a use-after-free. */
+    @Override
+    protected boolean memoryOutlivesFree() {
+        return true;
+    }
+
+    /**
+     * Model-only: which incarnation of this {@code struct page} is allocated now (or was last,
+     * while it is free); a pointer taken while its holder had a right to the page (a reference,
+     * the page lock, PG_writeback) remembers it, and compares it when it is used late.
+     */
+    public int gen() {
+        return serial;
+    }
+
+    /**
+     * Model-only, the effect check of a late flag write: {@code fn} is about to set or clear
+     * {@code bit} through a pointer to incarnation {@code gen} of this page, a pointer its
+     * holder keeps without a reference (no scheduling point; the write itself follows). An
+     * instance method, so that a counterexample's function column names its caller.
+     * <ul>
+     *   <li>the same incarnation, still allocated: nothing to check;</li>
+     *   <li>a free page: a clear has no effect (the free cleared the flags); a set stays, and the
+     *       next allocation's {@code check_new_page()} reports it;</li>
+     *   <li>a page reused by another owner: a write that changes the bit is
+     *       {@code page-flags-corrupted}, naming both owners; one that does not change it has no
+     *       effect. {@code ClearPageWaiters()} is the exception the kernel relies on (073861ed77b6's
+     *       worry, answered by {@code wake_page_match()}): {@code wake_up_page_bit()} clears it
+     *       only when no entry of the page was seen under {@code q->lock}, so no waiter of the
+     *       new owner is queued; if one were, its effect is the missed wake-up the runtime
+     *       reports.</li>
+     * </ul>
+     */
+    public void lateFlagWrite(int gen, int bit, boolean set, String fn) {
+        Page page = this;
+        if (page.serial == gen && !page.isFreed()) {
+            return;
+        }
+        String bitName = PageFlags.name(bit);
+        String was = "P" + gen;
+        if (page.isFreed()) {
+            Kernel.event("%s: %s of free page " + was + ": %s", fn, (set ? "sets PG_" : "clears PG_") + bitName,
+                    set ? "check_new_page() will see it" : "no effect");
+            return;
+        }
+        boolean isSet = (page.flags.peek() & (1L << bit)) != 0;
+        if (isSet == set) {
+            Kernel.event("%s: PG_%s of " + was + ", reused as %s, already " + (set ? "set" : "clear") + ": no effect",
+                    fn, bitName, page.name());
+            return;
+        }
+        if (bit == PageFlags.PG_waiters && !set) {
+            Kernel.event("%s: clears PG_waiters of %s, reused as %s: harmless unless a waiter of it is queued"
+                    + " (page_match rules that out; a missed wake-up otherwise)", fn, was, page.name());
+            return;
+        }
+        String owner = page.lockOwner != null && (page.flags.peek() & (1L << PageFlags.PG_locked)) != 0
+                ? ", locked by " + page.lockOwner.name() : "";
+        Kernel.fail(ViolationKind.PAGE_FLAGS_CORRUPTED, fn + " through a stale pointer to " + was + " "
+                + (set ? "set" : "cleared") + " PG_" + bitName + " of the same struct page reused as "
+                + page.describe() + (page.mapping != null ? " in " + page.mapping + owner : owner));
     }
 
     /** include/linux/page_ref.h: {@code page_ref_count()}: a scheduling point. */
@@ -124,7 +208,8 @@ public final class Page extends KObject implements LockHolders {
         page.touch();
         int now = page.refcount.incReturn();
         if (now <= 1) {
-            Kernel.fail(ViolationKind.USE_AFTER_FREE, "get_page(" + page.name() + ") on a page with no reference held");
+            Kernel.fail(ViolationKind.BUG_ON, "VM_BUG_ON_PAGE(page_ref_zero_or_close_to_overflow(page)): get_page("
+                    + page.name() + ") on a page with no reference held" + (page.isFreed() ? " (a free page)" : ""));
         }
     }
 
@@ -135,12 +220,14 @@ public final class Page extends KObject implements LockHolders {
 
     /**
      * include/linux/mm.h: {@code put_page()}: drops a reference; the last one frees the page
-     * ({@code __put_page()} -> the allocator). {@code put_page_testzero()}'s
-     * {@code VM_BUG_ON_PAGE(page_ref_count(page) == 0)} is a {@code double-release} here.
+     * ({@code __put_page()} -> {@link PageAllocator#__freePages}). {@code put_page_testzero()}'s
+     * {@code VM_BUG_ON_PAGE(page_ref_count(page) == 0)} (a put on a free page) is a
+     * {@code double-release} here.
      */
     public static void putPage(Page page) {
         if (page.isFreed()) {
-            Kernel.fail(ViolationKind.DOUBLE_RELEASE, "put_page(" + page.name() + ") on a freed page");
+            Kernel.fail(ViolationKind.DOUBLE_RELEASE, "put_page(" + page.name()
+                    + ") on a free page: VM_BUG_ON_PAGE(page_ref_count(page) == 0)");
         }
         int now = page.refcount.decReturn();
         if (now < 0) {
@@ -148,7 +235,7 @@ public final class Page extends KObject implements LockHolders {
         }
         if (now == 0) {
             Kernel.event("free %s", page.name());
-            page.allocator.free(page);
+            page.allocator.__freePages(page);
         }
     }
 

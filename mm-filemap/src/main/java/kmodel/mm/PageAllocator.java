@@ -2,13 +2,31 @@ package kmodel.mm;
 
 import java.util.ArrayList;
 import kmodel.kernel.Kernel;
+import kmodel.kernel.ViolationKind;
 import kmodel.kernel.locking.Spinlock;
 
 /**
- * mm/page_alloc.c, coarsely: a pool of {@code struct page}s, the "machine's memory". Freed pages
- * go on a LIFO free list and are handed out again first, so a stale pointer to a freed page meets
- * a reused one, as on a real machine. An optional limit makes allocations fail (returning null, as
+ * mm/page_alloc.c, coarsely (v5.10): the machine's {@code struct page}s and their free list, one
+ * per execution. A page whose last reference goes comes back here ({@link #__freePages}), keeps
+ * its memory (flags word, wait-queue hash), and is handed out again by a later
+ * {@link #allocPages} for any mapping or index, as on a real machine; pages are created only when
+ * none is free. An optional limit makes allocations fail (returning null, as
  * {@code __page_cache_alloc()} does under memory pressure).
+ *
+ * <h2>Which free page an allocation takes</h2>
+ * The kernel's per-CPU free lists are LIFO ({@code free_unref_page_commit()} adds at the head,
+ * {@code __rmqueue_pcplist()} takes from it): a CPU reuses the page it freed last, which is the
+ * page most likely to still be reached through a stale pointer. Which page that is differs from
+ * CPU to CPU, so when more than one page is free the model makes the choice a data choice
+ * ({@code Runtime.choose}) among the {@value #REUSE_CHOICES} most recently freed; with one free
+ * page it takes that one. Bounded: an allocation that takes an older free page, or a never-used
+ * one while some are free, is not explored (docs/model.md, "The struct page is never freed").
+ *
+ * <h2>Checks ({@code CONFIG_DEBUG_VM}-style, of the flags the model has)</h2>
+ * {@code free_pages_check()}: a page freed with a {@link PageFlags#PAGE_FLAGS_CHECK_AT_FREE} flag
+ * set is {@code bad_page()} ({@code bug-on}); then {@code free_pages_prepare()} clears every flag.
+ * {@code check_new_page()}: a page allocated with a {@link PageFlags#PAGE_FLAGS_CHECK_AT_PREP}
+ * flag set was written late, while free, through a stale pointer ({@code page-flags-corrupted}).
  *
  * <p>The allocator also owns the machine's {@link PageWaitTable} ({@code page_wait_table[]} of
  * mm/filemap.c): the kernel's table is a static array, but the model keeps no static mutable
@@ -20,7 +38,11 @@ import kmodel.kernel.locking.Spinlock;
  * by {@code zone.lock}.
  */
 public final class PageAllocator {
+    /** How many of the most recently freed pages an allocation may take (a data choice when two are free). */
+    public static final int REUSE_CHOICES = 2;
+
     private final Spinlock lock = new Spinlock("zone.lock");
+    /** Free pages, most recently freed last. Protected by {@code zone.lock}. */
     private final ArrayList<Page> freeList = new ArrayList<>();
     private final PageWaitTable waitTable;
     private int serial;
@@ -52,8 +74,18 @@ public final class PageAllocator {
         this.limit = limit;
     }
 
-    /** include/linux/gfp.h: {@code alloc_page(GFP_KERNEL)}: a page with one reference, or null. */
+    /** include/linux/gfp.h: {@code alloc_page(GFP_KERNEL)} (v5.10): {@link #allocPages} of order 0. */
     public Page allocPage() {
+        return allocPages();
+    }
+
+    /**
+     * mm/page_alloc.c: {@code alloc_pages()} -> {@code get_page_from_freelist()} for one page
+     * (order 0, v5.10): a page with one reference, or null past the limit. Takes a free page when
+     * there is one (which, see the class comment), after {@code check_new_page()}; else a page
+     * never used before.
+     */
+    public Page allocPages() {
         Spinlock.spinLock(lock);
         if (inUse >= limit) {
             Spinlock.spinUnlock(lock);
@@ -62,9 +94,14 @@ public final class PageAllocator {
         }
         inUse++;
         Page p;
-        if (!freeList.isEmpty()) {
-            p = freeList.remove(freeList.size() - 1);
+        int free = freeList.size();
+        if (free > 0) {
+            int pick = Kernel.rt().choose(Math.min(free, REUSE_CHOICES), "which free page alloc_pages() takes");
+            p = freeList.remove(free - 1 - pick);
+            checkNewPage(p);
+            String was = p.name();
             p.reinit(serial++);
+            Kernel.event("alloc_pages: %s reused as %s", was, p.name());
         } else {
             p = new Page(this, serial++, created++);
         }
@@ -72,9 +109,37 @@ public final class PageAllocator {
         return p;
     }
 
-    /** mm/page_alloc.c: {@code free_unref_page()}: called by put_page() when the last reference goes. */
-    void free(Page page) {
+    /**
+     * mm/page_alloc.c: {@code check_new_page()} (v5.10, with {@code check_new_page_bad()}): a page
+     * about to be handed out must have no flag of {@code PAGE_FLAGS_CHECK_AT_PREP} set. The free
+     * cleared them, so one set now was written through a stale pointer while the page was free.
+     */
+    private static void checkNewPage(Page page) {
+        Kernel.accessRead(page.flags);
+        long bad = page.flags.peek() & PageFlags.PAGE_FLAGS_CHECK_AT_PREP;
+        if (bad != 0) {
+            Kernel.fail(ViolationKind.PAGE_FLAGS_CORRUPTED, "bad_page(" + page.name() + "): "
+                    + "PAGE_FLAGS_CHECK_AT_PREP flag(s) set on a free page by a late write: " + PageFlags.names(bad));
+        }
+    }
+
+    /**
+     * mm/page_alloc.c: {@code __free_pages()} -> {@code free_unref_page()} (v5.10), for one page:
+     * called by {@code put_page()} when the last reference goes. {@code free_pages_check()}:
+     * {@code bad_page()} if a {@code PAGE_FLAGS_CHECK_AT_FREE} flag is set; then
+     * {@code free_pages_prepare()} clears the flags ({@code page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP})
+     * and the page goes to the head of the free list.
+     */
+    void __freePages(Page page) {
         Spinlock.spinLock(lock);
+        Kernel.access(page.flags);
+        long bad = page.flags.peek() & PageFlags.PAGE_FLAGS_CHECK_AT_FREE;
+        if (bad != 0) {
+            Spinlock.spinUnlock(lock);
+            Kernel.fail(ViolationKind.BUG_ON, "bad_page(" + page.describe() + "): PAGE_FLAGS_CHECK_AT_FREE flag(s) set: "
+                    + PageFlags.names(bad));
+        }
+        page.flags.reset(page.flags.peek() & ~PageFlags.PAGE_FLAGS_CHECK_AT_PREP);
         page.markFreed();
         inUse--;
         freeList.add(page);

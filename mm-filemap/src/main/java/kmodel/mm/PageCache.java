@@ -317,7 +317,8 @@ public final class PageCache {
             Page p = e.getValue();
             n++;
             if (p.isFreed()) {
-                Kernel.fail(ViolationKind.USE_AFTER_FREE, "page cache of " + mapping + " holds freed page " + p.name());
+                Kernel.fail(ViolationKind.BUG_ON, "VM_BUG_ON_PAGE(page_ref_count(page) == 0): page cache of " + mapping
+                        + " holds free page " + p.name());
             }
             if (p.mapping != mapping || p.index != e.getKey()) {
                 Kernel.fail(ViolationKind.BUG_ON, "page " + p.describe() + " cached at index " + e.getKey()

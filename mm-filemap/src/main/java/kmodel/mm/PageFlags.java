@@ -3,6 +3,7 @@ package kmodel.mm;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.Bitops;
+import kmodel.kernel.atomic.Barriers;
 
 /**
  * include/linux/page-flags.h (v5.10): the page flag bits the model uses, numbered as in
@@ -57,6 +58,65 @@ public final class PageFlags {
         }
     }
 
+    /**
+     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_FREE}, of the flags the model has:
+     * {@code free_pages_check()} reports a page freed with one of them set ({@code bad_page()}).
+     */
+    public static final long PAGE_FLAGS_CHECK_AT_FREE = 1L << PG_lru | 1L << PG_locked | 1L << PG_private
+            | 1L << PG_writeback | 1L << PG_active;
+    /**
+     * include/linux/page-flags.h: {@code PAGE_FLAGS_CHECK_AT_PREP}: every flag but PG_hwpoison
+     * ((1UL &lt;&lt; NR_PAGEFLAGS) - 1 without it; the model's flags are all below bit 22). {@code free_pages_prepare()} clears them, so
+     * {@code check_new_page()} finds one set on an allocation only if a late write put it there.
+     */
+    public static final long PAGE_FLAGS_CHECK_AT_PREP = (1L << 22) - 1;
+
+    /** The flag's name without its {@code PG_} prefix, for reports. */
+    public static String name(int bit) {
+        switch (bit) {
+            case PG_locked:
+                return "locked";
+            case PG_referenced:
+                return "referenced";
+            case PG_uptodate:
+                return "uptodate";
+            case PG_dirty:
+                return "dirty";
+            case PG_lru:
+                return "lru";
+            case PG_active:
+                return "active";
+            case PG_workingset:
+                return "workingset";
+            case PG_waiters:
+                return "waiters";
+            case PG_error:
+                return "error";
+            case PG_private:
+                return "private";
+            case PG_writeback:
+                return "writeback";
+            case PG_reclaim:
+                return "reclaim";
+            default:
+                return "bit" + bit;
+        }
+    }
+
+    /** The names of the flags set in {@code mask}, for reports: {@code "PG_locked|PG_writeback"}. */
+    public static String names(long mask) {
+        StringBuilder sb = new StringBuilder();
+        for (int b = 0; b < 64; b++) {
+            if ((mask & (1L << b)) != 0) {
+                if (sb.length() > 0) {
+                    sb.append('|');
+                }
+                sb.append("PG_").append(name(b));
+            }
+        }
+        return sb.toString();
+    }
+
     private static boolean test(int bit, Page page) {
         page.touch();
         return Bitops.testBit(bit, page.flags);
@@ -107,15 +167,32 @@ public final class PageFlags {
     }
 
     /**
-     * {@code PageUptodate()}: with {@code smp_rmb()} after the test, pairing with the
-     * {@code smp_wmb()} in SetPageUptodate (the model is sequentially consistent).
+     * include/linux/page-flags.h: {@code PageUptodate()} (v5.10): the bit, and if it is set
+     * {@code smp_rmb()} ("Must ensure that the data we read out of the page is loaded _after_ we've
+     * loaded page->flags to check for PageUptodate"), pairing
+     * with the {@code smp_wmb()} of {@link #SetPageUptodate}. Both barriers came with 0ed361dec369
+     * ("mm: fix PageUptodate data race"); bug {@code page-uptodate-no-barriers} leaves them out.
      */
     public static boolean PageUptodate(Page page) {
-        return test(PG_uptodate, page);
+        boolean ret = test(PG_uptodate, page);
+        if (ret && !Kernel.bug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS)) {
+            Barriers.smpRmb("PageUptodate");
+        }
+        return ret;
     }
 
-    /** include/linux/page-flags.h: {@code SetPageUptodate()}: {@code smp_wmb()} then set: the data is written before the bit. */
+    /**
+     * include/linux/page-flags.h: {@code SetPageUptodate()} (v5.10): {@code smp_wmb()}, then set
+     * the bit: the page's contents are written before the bit that says they are there ("Memory
+     * barrier must be issued before setting the PG_uptodate bit, so that all previous stores issued
+     * in order to bring the page uptodate are actually visible before PageUptodate becomes true").
+     */
     public static void SetPageUptodate(Page page) {
+        if (!Kernel.bug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS)) {
+            Barriers.smpWmb("SetPageUptodate");
+        } else {
+            Kernel.event("SetPageUptodate(%s): no smp_wmb() (bug)", page);
+        }
         set(PG_uptodate, page);
     }
 

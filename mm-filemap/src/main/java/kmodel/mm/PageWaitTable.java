@@ -95,8 +95,10 @@ public final class PageWaitTable extends Footprinted {
                 if (!(owner instanceof WaitPageQueue)) {
                     continue;
                 }
-                Page page = ((WaitPageQueue) owner).page;
-                if (page == null || page.isFreed()) {
+                WaitPageQueue wpq = (WaitPageQueue) owner;
+                Page page = wpq.page;
+                if (page == null || page.isFreed() || page.gen() != wpq.gen) {
+                    /* an entry for an earlier incarnation of a reused page: see WaitPageQueue.gen */
                     continue;
                 }
                 if ((page.flags.peek() & (1L << PageFlags.PG_waiters)) == 0) {

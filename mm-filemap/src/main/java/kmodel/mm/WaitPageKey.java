@@ -9,11 +9,17 @@ package kmodel.mm;
 public final class WaitPageKey {
     public Page page;
     public int bitNr;
+    /**
+     * Model-only: the incarnation of {@code page} the waker meant ({@link Page#gen()}); the waker
+     * may hold no reference, so the page may have been freed and reused since.
+     */
+    public int gen;
     /** Set to 1 by any entry for {@code page} seen during the walk; accumulates over bookmarks. */
     public int pageMatch;
 
     public WaitPageKey(Page page, int bitNr) {
         this.page = page;
         this.bitNr = bitNr;
+        this.gen = page.gen();
     }
 }

@@ -37,7 +37,7 @@
  *                                      other pages' locks while it queues)
  *      -&gt;task wake-up (pi_lock)       (wake_page_function -&gt; wake_up_state)
  *      -&gt;task_work list               (io_async_buf_func -&gt; task_work_add)
- *  zone.lock (PageAllocator)           (put_page -&gt; free, alloc_page; a leaf: taken with no
+ *  zone.lock (PageAllocator)           (put_page -&gt; __free_pages, alloc_pages; a leaf: taken with no
  *                                      other spinlock held)
  * </pre>
  * Never: sleeping with any spinlock held ({@code lock-leak}); {@code page_wait_table[i].lock}
@@ -68,6 +68,12 @@
  *       {@link kmodel.mm.AddressSpace#ioPages}.</li>
  *   <li>{@code file->f_ra} is updated without scheduling points: the kernel tolerates racy
  *       updates of this heuristic and the model hides those benign races.</li>
+ *   <li>The page allocator ({@link kmodel.mm.PageAllocator}) keeps one free list per
+ *       execution; an allocation takes one of the two most recently freed pages (a data
+ *       choice when both exist), never an older one or a new one while pages are free. A
+ *       {@code struct page} is never freed ({@link kmodel.mm.Page}'s class comment): late
+ *       accesses are checked for their effect; compound pages, {@code PF_POISONED_CHECK} and
+ *       memory hot-remove are not modelled.</li>
  *   <li>{@code wait_on_page_writeback()} loops, as c2407cf7d22d (v5.11-rc3; in 5.10.7)
  *       made it; v5.10.0's single {@code if} is the catalog bug {@code wait-on-page-writeback-once}
  *       (the write path's {@code fsync-redirty} shows why).</li>

@@ -38,6 +38,12 @@ public final class DeviceProfile {
         this.source = source;
     }
 
+    /** Whether {@code o} serves requests exactly as this profile does (every field but the source equal). */
+    public boolean sameAs(DeviceProfile o) {
+        return name.equals(o.name) && latencyNs == o.latencyNs && commandNs == o.commandNs && nsPerByte == o.nsPerByte
+                && queueDepth == o.queueDepth && synchronous == o.synchronous;
+    }
+
     /** The names of the profiles below, for a command line: {@code sata-ssd}, {@code nvme-ssd}, {@code pmem}. */
     public static final String[] NAMES = {"sata-ssd", "nvme-ssd", "pmem"};
 
@@ -67,13 +73,14 @@ public final class DeviceProfile {
     }
 
     /**
-     * An NVMe flash SSD of seed 002's time (2020): Samsung PM983 data sheet: 4 KiB random read
-     * 540,000 IOPS, 3,200 MB/s sequential read, ~85 us read latency at queue depth 1; 1.85 us per
-     * command at full queue, of which 4096 B / 3.2 GB/s = 1.28 us is transfer.
+     * An NVMe flash SSD of seed 002's time (2020): Samsung PM983 data sheet (Rev. 1.0, Jan. 2018;
+     * 1.92 and 3.84 TB): 4 KiB random read 540,000 IOPS, 3,200 MB/s sequential read, 85 us random
+     * read latency (typical, sustained workload); 1.85 us per command at full queue, of which
+     * 4096 B / 3.2 GB/s = 1.28 us is transfer.
      */
     public static DeviceProfile nvmeSsd() {
         return new DeviceProfile("nvme-ssd", 85_000, 570, 1e9 / 3.2e9, 1024, false,
-                "Samsung PM983 data sheet: 540k IOPS random 4K read, 3.2 GB/s, ~85 us QD1 latency");
+                "Samsung PM983 data sheet (2018): 540k IOPS random 4K read, 3.2 GB/s, 85 us random read latency (typ)");
     }
 
     /**

@@ -187,8 +187,7 @@ public final class Reproduction {
 
     /** Seed 002's run in {@code mode}. */
     public static SimResult run002(Scale s, String mode, CostModel cost, int cpus) {
-        return Simulator.run(SimPrograms.uringRandomReads(s.randomReads, 32, 32, 128, 1), seed002(mode, cpus), cost, cpus,
-                DeviceProfile.nvmeSsd(), s.toString());
+        return DeviceSweep.run002(s, mode, cost, cpus, DeviceProfile.nvmeSsd());
     }
 
     /**
@@ -255,8 +254,8 @@ public final class Reproduction {
                         + "its workers on 8 CPUs and finishes first, at about twice the CPU, once their creation is paid off "
                         + "(the small scale, 512 reads, still pays it: there the series wins). The seed's run was not "
                         + "CPU-bound (52% and 32% of a CPU for the applications): its device, ~113k IOPS at queue "
-                        + "depth 32 by the seed's own figures, bounded both modes. On the SATA profile (39.5k IOPS) "
-                        + "the model's two modes tie"));
+                        + "depth 32 by the seed's own figures, bounded both modes. The device sweep below runs the "
+                        + "seed where the simulated series is not CPU-bound either"));
         rows.add(new Row("002", "CPU (io-wq -> series)", "%", 82, 52, io.taskCpuShare() * 100, se.taskCpuShare() * 100,
                 "the cost model charges a context switch 1.5 us and a worker creation 50 us; the seed's io-wq ran 32 "
                         + "workers for the whole 12 s"));

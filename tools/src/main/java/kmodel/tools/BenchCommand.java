@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  * {@code kmodel bench}: how fast the checker is and how much the reduction saves, as one report.
  *
  * <ul>
- *   <li>Per scenario: the unbounded search with source-DPOR ({@code --preemptions unbounded
+ *   <li>Per scenario: the unbounded search with optimal DPOR ({@code --preemptions unbounded
  *       --reduction dpor}) and without reduction ({@code --reduction none}), each cut by the
  *       execution budget ({@code --executions}): executions, whether the search was complete or
  *       cut ({@code budget}), executions per second, and the reduction ratio (plain executions
@@ -50,6 +50,10 @@ import picocli.CommandLine.Spec;
  * {@value #WARMUP} executions, unmeasured, so that the first row is not the JIT's warm-up.
  * Every figure is a measurement of this run, printed, never asserted; the executions columns are
  * deterministic (the same as {@code kmodel check} prints for the same search).
+ *
+ * <p>{@code --before-after} prints instead, per scenario, the default check (the portfolio, one
+ * job, the default kernel profile) with source-DPOR and with optimal DPOR side by side: executions,
+ * time, the share that ended sleep-set blocked, and what was proved; then the totals.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
@@ -78,6 +82,12 @@ final class BenchCommand implements Callable<Integer> {
             description = "Time this catalog bug (repeatable; default: the catalog bugs of the scenarios measured).")
     List<String> bugs = new ArrayList<>();
 
+    @Option(names = "--kernel", paramLabel = "PROFILE",
+            description = "Kernel profile of every search: every option as that kernel had it, and its known bugs (see: "
+                    + "kmodel options). Default: none, the options' declared defaults, as the documented figures were "
+                    + "measured.")
+    String kernel;
+
     @Option(names = "--executions", paramLabel = "N",
             description = "Execution budget of each search (default: " + DEFAULT_BUDGET + ", with --quick "
                     + QUICK_BUDGET + ").")
@@ -85,6 +95,13 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--quick", description = "A small budget and a short JMH run: a first look, not a figure to quote.")
     boolean quick;
+
+    @Option(names = "--before-after",
+            description = "Instead of the report: per scenario, the default check as kmodel check runs it (the portfolio, "
+                    + "on one job; --executions is its budget) with the unbounded search before wakeup trees "
+                    + "(--reduction source) and as it is now: executions, time, the share that ended sleep-set blocked, "
+                    + "and complete or the preemption bound proved; then the totals.")
+    boolean beforeAfter;
 
     @Option(names = "--jmh", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Time the scheduling point with JMH (default), or with a plain timed loop (--no-jmh).")
@@ -101,10 +118,15 @@ final class BenchCommand implements Callable<Integer> {
         if (executions != null && executions < 1) {
             throw new Kmodel.OneLine(spec.commandLine(), "--executions must be 1 or more, got " + executions);
         }
+        if (beforeAfter && (quick || !bugs.isEmpty())) {
+            throw new Kmodel.OneLine(spec.commandLine(), "--before-after does not go with --quick or --bug");
+        }
         long budget = executions != null ? executions : quick ? QUICK_BUDGET : DEFAULT_BUDGET;
         List<Scenario<?>> selected = new ArrayList<>();
         List<CatalogBug> timed = new ArrayList<>();
+        Kconfig base;
         try {
+            base = KconfigTable.build(kernel, List.of(), List.of());
             ScenarioRegistry registry = ScenarioRegistry.everything();
             if (scenarios.isEmpty()) {
                 selected.addAll(ScenarioRegistry.standard().all());
@@ -132,21 +154,25 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
+        if (beforeAfter) {
+            return beforeAfter(selected, executions);
+        }
         long started = System.nanoTime();
         ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(spec.commandLine().getErr()) : null;
 
-        out.println(String.format(Locale.ROOT, "kmodel bench: JDK %s, %s; each search cut at %,d executions",
+        out.println(String.format(Locale.ROOT, "kmodel bench: JDK %s, %s; each search cut at %,d executions%s",
                 System.getProperty("java.version"),
-                DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads", budget));
+                DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads", budget,
+                kernel == null ? "" : "; kernel " + kernel));
         out.println();
         // Warm-up, not measured: the JIT compiles the runtime and both searches before the first row.
-        unbounded(selected.get(0), Kconfig.defaults(), true, Math.min(budget, WARMUP), line, "warm-up ");
-        unbounded(selected.get(0), Kconfig.defaults(), false, Math.min(budget, WARMUP), line, "warm-up ");
+        unbounded(selected.get(0), base, true, Math.min(budget, WARMUP), line, "warm-up ");
+        unbounded(selected.get(0), base, false, Math.min(budget, WARMUP), line, "warm-up ");
         Table t = new Table("SCENARIO", "DPOR EXECS", "DPOR", "DPOR EXEC/S", "PLAIN EXECS", "PLAIN", "PLAIN EXEC/S",
                 "REDUCTION");
         for (Scenario<?> s : selected) {
-            CheckResult dpor = unbounded(s, Kconfig.defaults(), true, budget, line, "dpor ");
-            CheckResult plain = unbounded(s, Kconfig.defaults(), false, budget, line, "plain ");
+            CheckResult dpor = unbounded(s, base, true, budget, line, "dpor ");
+            CheckResult plain = unbounded(s, base, false, budget, line, "plain ");
             t.row(s.name(), count(dpor.executions()), status(dpor), rate(dpor), count(plain.executions()), status(plain),
                     rate(plain), ratio(dpor, plain));
         }
@@ -157,7 +183,7 @@ final class BenchCommand implements Callable<Integer> {
             Table b = new Table("CATALOG BUG", "SCENARIO", "BOUND 2", "EXECS", "TIME", "DPOR", "EXECS", "TIME");
             for (CatalogBug bug : timed) {
                 Scenario<?> s = ScenarioRegistry.everything().get(bug.scenario());
-                Kconfig config = KconfigTable.build(List.of(), List.of(bug.id()));
+                Kconfig config = KconfigTable.build(kernel, List.of(), List.of(bug.id()));
                 CheckResult bounded = withProgress(ModelCheck.exhaustive(s).config(config).executions(budget), line,
                         "bound 2 " + bug.id() + " ").run();
                 clear(line);
@@ -173,6 +199,89 @@ final class BenchCommand implements Callable<Integer> {
         out.println(String.format(Locale.ROOT, "time: %.1f s", (System.nanoTime() - started) / 1e9));
         out.flush();
         return 0;
+    }
+
+    /**
+     * {@code --before-after}: the default check of each scenario (as {@code kmodel check --jobs 1} runs
+     * it: the portfolio, the default kernel profile) with source-DPOR ({@code --reduction source}) and
+     * with optimal DPOR, side by side, and the totals. The executions, blocked and
+     * strength columns are deterministic; the times are one run's.
+     */
+    private int beforeAfter(List<Scenario<?>> selected, Long budget) {
+        PrintWriter out = spec.commandLine().getOut();
+        ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(spec.commandLine().getErr()) : null;
+        long started = System.nanoTime();
+        out.println(String.format(Locale.ROOT, "kmodel bench --before-after: JDK %s, %s; the default check (portfolio, "
+                + "one job, budget %s) with source-DPOR (before) and optimal DPOR with wakeup trees (after)",
+                System.getProperty("java.version"),
+                DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads",
+                budget != null ? count(budget) : count(ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET)));
+        out.println();
+        // Warm-up, not measured: the JIT compiles the runtime and both searches before the first row.
+        defaultCheck(selected.get(0), true, Math.min(budget != null ? budget : WARMUP, WARMUP), line, "warm-up ");
+        defaultCheck(selected.get(0), false, Math.min(budget != null ? budget : WARMUP, WARMUP), line, "warm-up ");
+        Table t = new Table("SCENARIO", "BEFORE EXECS", "TIME", "BLOCKED", "PROVED", "AFTER EXECS", "TIME", "BLOCKED",
+                "PROVED");
+        long[] sum = new long[6]; // executions, blocked, complete: before, after
+        long[] nanos = new long[2];
+        for (Scenario<?> s : selected) {
+            CheckResult before = defaultCheck(s, true, budget, line, "before ");
+            CheckResult after = defaultCheck(s, false, budget, line, "after ");
+            CheckResult[] both = {before, after};
+            for (int i = 0; i < 2; i++) {
+                sum[3 * i] += both[i].executions();
+                sum[3 * i + 1] += both[i].sleepBlocked();
+                sum[3 * i + 2] += proved(both[i]).equals("complete") ? 1 : 0;
+                nanos[i] += both[i].nanos();
+            }
+            t.row(s.name(), count(before.executions()), seconds(before), share(before.sleepBlocked(), before.executions()),
+                    proved(before), count(after.executions()), seconds(after),
+                    share(after.sleepBlocked(), after.executions()), proved(after));
+        }
+        t.row("all " + selected.size(), count(sum[0]), String.format(Locale.ROOT, "%.1f s", nanos[0] / 1e9),
+                share(sum[1], sum[0]), sum[2] + " complete", count(sum[3]),
+                String.format(Locale.ROOT, "%.1f s", nanos[1] / 1e9), share(sum[4], sum[3]), sum[5] + " complete");
+        t.print(out);
+        out.println();
+        out.println(String.format(Locale.ROOT, "time: %.1f s", (System.nanoTime() - started) / 1e9));
+        out.flush();
+        return 0;
+    }
+
+    /** The default check of {@code s} (the portfolio, one job), before ({@code source}) or after wakeup trees. */
+    private static CheckResult defaultCheck(Scenario<?> s, boolean source, Long budget, ProgressLine line, String what) {
+        // the configuration kmodel check gives it: the default kernel profile, nothing set
+        ModelCheck check = ModelCheck.portfolio(s).config(KconfigTable.build(kmodel.verification.Profiles.DEFAULT,
+                List.of(), List.of())).sourceSets(source).jobs(1);
+        if (budget != null) {
+            check.executions(budget);
+        }
+        CheckResult r = withProgress(check, line, what).run();
+        clear(line);
+        return r;
+    }
+
+    private static final java.util.regex.Pattern BOUND = java.util.regex.Pattern.compile("preemption bound (\\d+)");
+
+    /** What a check proved: {@code complete}, {@code bound N} (every execution within N preemptions), or its status. */
+    static String proved(CheckResult r) {
+        if (r.verdict() == CheckResult.Verdict.FAIL) {
+            return r.kind().label();
+        }
+        if (r.strategy().contains(", complete")) {
+            return r.verdict() == CheckResult.Verdict.PASS ? "complete" : status(r);
+        }
+        java.util.regex.Matcher m = BOUND.matcher(r.strategy());
+        if (!m.find()) {
+            return status(r);
+        }
+        String bound = "bound " + m.group(1);
+        return r.verdict() == CheckResult.Verdict.PASS ? bound : bound + " (" + status(r) + ")";
+    }
+
+    /** {@code part} of {@code of} as a percentage. */
+    private static String share(long part, long of) {
+        return of == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / of);
     }
 
     private static CheckResult unbounded(Scenario<?> s, Kconfig config, boolean reduction, long budget, ProgressLine line,

@@ -32,13 +32,23 @@ final class BugsCommand implements Callable<Integer> {
             t.row(b.id(), b.origin(), b.scenario(), b.kind().label());
         }
         t.print(out);
+        out.println();
+        out.println("Barrier bugs: found only under the LKMM (--memory-model lkmm), not under sequential consistency:");
+        Table bt = new Table("ID", "ORIGIN", "SCENARIO", "KIND");
+        for (CatalogBug b : BugCatalog.barrierBugs()) {
+            bt.row(b.id(), b.origin(), b.scenario(), b.kind().label());
+        }
+        bt.print(out);
         if (verbose) {
             out.println();
             for (CatalogBug b : BugCatalog.all()) {
                 out.println(b.id() + ": " + b.description());
             }
-            out.flush();
+            for (CatalogBug b : BugCatalog.barrierBugs()) {
+                out.println(b.id() + ": " + b.description());
+            }
         }
+        out.flush();
         return 0;
     }
 }

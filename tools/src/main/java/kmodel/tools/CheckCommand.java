@@ -184,7 +184,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /** {@code --reduction} values. */
     enum Reduction {
-        DPOR, NONE;
+        DPOR, SOURCE, NONE;
 
         @Override
         public String toString() {
@@ -201,7 +201,7 @@ final class CheckCommand implements Callable<Integer> {
                     return r;
                 }
             }
-            throw new CommandLine.TypeConversionException("expected dpor or none, got '" + value + "'");
+            throw new CommandLine.TypeConversionException("expected dpor, source or none, got '" + value + "'");
         }
     }
 
@@ -213,10 +213,12 @@ final class CheckCommand implements Callable<Integer> {
                     + "to bound 3.")
     int preemptions;
 
-    @Option(names = "--reduction", paramLabel = "dpor|none", defaultValue = "dpor",
+    @Option(names = "--reduction", paramLabel = "dpor|source|none", defaultValue = "dpor",
             converter = ReductionConverter.class,
-            description = "Partial-order reduction of exhaustive search: dpor (source sets and sleep sets; "
-                    + "with a bound, Coons et al.'s bounded POR) or none (plain DFS, for comparison) "
+            description = "Partial-order reduction of exhaustive search: dpor (unbounded: optimal DPOR with wakeup "
+                    + "trees and sleep sets; with a bound, Coons et al.'s bounded POR), source (unbounded: source-DPOR "
+                    + "with sleep sets and no wakeup trees, the algorithm before 2026-12-02, for comparison) or none "
+                    + "(plain DFS, for comparison) "
                     + "(default: ${DEFAULT-VALUE}).")
     Reduction reduction;
 
@@ -468,7 +470,7 @@ final class CheckCommand implements Callable<Integer> {
      * {@code --preemptions auto}, the reduction on and no {@code --shard}; otherwise exhaustive.
      */
     ModelCheck.Kind kind() {
-        if (strategy == StrategyName.AUTO && (preemptions != ModelCheck.AUTO || reduction != Reduction.DPOR
+        if (strategy == StrategyName.AUTO && (preemptions != ModelCheck.AUTO || reduction == Reduction.NONE
                 || shard != null)) {
             return ModelCheck.Kind.EXHAUSTIVE;
         }
@@ -489,7 +491,8 @@ final class CheckCommand implements Callable<Integer> {
         if (strategy == StrategyName.DELAY) {
             check.delayBound(delayBound != null ? delayBound : 2);
         }
-        check.preemptions(preemptions).reduction(reduction == Reduction.DPOR).seed(seed).steps(steps).verbose(verbose);
+        check.preemptions(preemptions).reduction(reduction != Reduction.NONE).sourceSets(reduction == Reduction.SOURCE)
+                .seed(seed).steps(steps).verbose(verbose);
         if (executions != null) {
             check.executions(executions);
         }

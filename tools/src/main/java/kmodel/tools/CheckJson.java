@@ -35,11 +35,11 @@ import kmodel.verification.ScenarioRegistry;
  * {"format": "kmodel-check", "version": 1, "shard": {"index": 0, "count": 1}, "jobs": 2,
  *  "timeSeconds": 1.5,
  *  "scenarios": [{"scenario": "textbook-waitqueue", "configuration": "", "memoryModel": "sc", "strategy": "exhaustive",
- *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor", "iterative": true, "steps": 20000, "budget": 4000000,
+ *    "preemptions": 2 (or "unbounded", "auto"), "reduction": "dpor" (or "source", "none"), "iterative": true, "steps": 20000, "budget": 4000000,
  *    "unitTarget": 64, "timeSeconds": 0.4,
  *    "result": {"verdict": "PASS", "summary": "PASS textbook-waitqueue ...", "search": "exhaustive,
  *      preemption bound 2", "bound": 2, "executions": 3194, "outcomes": [...], "stepBoundStops": 0,
- *      "violation": null, "token": null, "stepBoundToken": null, "timeSeconds": 0.4},
+ *      "sleepBlocked": 0 (executions that ended sleep-set blocked; not read back by merge), "violation": null, "token": null, "stepBoundToken": null, "timeSeconds": 0.4},
  *    "levels": [{"bound": 0, "units": 12, "explored": [{"index": 0, "prefix": [1], "executions": 40,
  *      "finished": true, "outcomes": [{"outcome": "...", "first": 0}], "stepBoundStops": [],
  *      "firstStepBound": null, "firstStepBoundSchedule": null, "violation": null}, ...]}, ...]}]}
@@ -98,7 +98,7 @@ final class CheckJson {
         } else {
             o.addProperty("preemptions", st.preemptions());
         }
-        o.addProperty("reduction", st.reduction() ? "dpor" : "none");
+        o.addProperty("reduction", !st.reduction() ? "none" : st.sourceSets() ? "source" : "dpor");
         o.addProperty("iterative", st.iterative());
         o.addProperty("steps", st.steps());
         o.addProperty("budget", st.budget());
@@ -157,6 +157,7 @@ final class CheckJson {
         }
         o.add("outcomes", outcomes);
         o.addProperty("stepBoundStops", r.stepBoundHits());
+        o.addProperty("sleepBlocked", r.sleepBlocked());
         if (r.violation() != null) {
             JsonObject v = new JsonObject();
             v.addProperty("kind", r.violation().kind().label());
@@ -342,16 +343,16 @@ final class CheckJson {
             preemptions = (int) number(o, "preemptions", at, 0, MAX_BOUND);
         }
         String reduction = string(o, "reduction", at);
-        if (!reduction.equals("dpor") && !reduction.equals("none")) {
-            throw new Bad(at + "reduction is '" + reduction + "', expected dpor or none");
+        if (!reduction.equals("dpor") && !reduction.equals("source") && !reduction.equals("none")) {
+            throw new Bad(at + "reduction is '" + reduction + "', expected dpor, source or none");
         }
         boolean iterative = bool(o, "iterative", at);
         long steps = number(o, "steps", at, 1, MAX_COUNT);
         long budget = number(o, "budget", at, 1, MAX_COUNT);
         int unitTarget = (int) number(o, "unitTarget", at, 1, MAX_UNITS);
         double seconds = seconds(o, "timeSeconds", at);
-        SplitRun.Settings st = new SplitRun.Settings(name, config, preemptions, reduction.equals("dpor"), iterative,
-                steps, budget, unitTarget, autoBound(name, preemptions));
+        SplitRun.Settings st = new SplitRun.Settings(name, config, preemptions, !reduction.equals("none"), iterative,
+                steps, budget, unitTarget, autoBound(name, preemptions)).sourceSets(reduction.equals("source"));
         SplitRun run = new SplitRun(st, shardIndex, shardCount);
         run.nanos((long) (seconds * 1e9));
         if (!o.has("levels")) {

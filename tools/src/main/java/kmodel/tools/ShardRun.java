@@ -103,9 +103,10 @@ final class ShardRun {
             SplitRun run = r.split();
             SplitRun.Settings st = run != null ? run.settings()
                     : new SplitRun.Settings(r.scenario(), r.config().canonical(), cmd.preemptions,
-                            cmd.reduction == CheckCommand.Reduction.DPOR, true, cmd.steps,
+                            cmd.reduction != CheckCommand.Reduction.NONE, true, cmd.steps,
                             cmd.executions != null ? cmd.executions : ModelCheck.DEFAULT_SAMPLED, 1,
-                            CheckJson.autoBound(r.scenario(), cmd.preemptions));
+                            CheckJson.autoBound(r.scenario(), cmd.preemptions))
+                            .sourceSets(cmd.reduction == CheckCommand.Reduction.SOURCE);
             // a portfolio decided by its unbounded phase is an exhaustive search's result, and merges as one
             String strategy = cmd.kind() == ModelCheck.Kind.AUTO && kmodel.explorer.Portfolio.decidedByTheUnboundedPhase(r)
                     ? "exhaustive" : cmd.strategyName();

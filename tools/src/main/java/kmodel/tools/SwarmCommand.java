@@ -68,6 +68,12 @@ final class SwarmCommand implements Callable<Integer> {
             description = "Switch a catalog bug in (repeatable; see: kmodel bugs).")
     List<String> bugs = new ArrayList<>();
 
+    @Option(names = "--kernel", paramLabel = "PROFILE",
+            description = "Kernel profile under every recipe's own settings: every option as that kernel had it, and "
+                    + "its known bugs (see: kmodel options). Default: none, the options' declared defaults, as the "
+                    + "swarm's documented runs were made.")
+    String kernel;
+
     @Option(names = "--set", paramLabel = "NAME=VALUE",
             description = "Set a Kconfig option over every recipe's own settings (repeatable; see: kmodel options).")
     List<String> sets = new ArrayList<>();
@@ -105,7 +111,7 @@ final class SwarmCommand implements Callable<Integer> {
         }
         Kconfig config;
         try {
-            config = KconfigTable.build(sets, bugs);
+            config = KconfigTable.build(kernel, sets, bugs);
         } catch (IllegalArgumentException e) {
             throw new Kmodel.OneLine(cmd, e.getMessage());
         }
@@ -174,8 +180,9 @@ final class SwarmCommand implements Callable<Integer> {
         int failed = verdicts[CheckResult.Verdict.FAIL.ordinal()];
         int bound = verdicts[CheckResult.Verdict.BOUND.ordinal()];
         int incomplete = verdicts[CheckResult.Verdict.INCOMPLETE.ordinal()];
-        StringBuilder summary = new StringBuilder(String.format(Locale.ROOT, "%d recipe%s (seed %d): %d passed, %d failed",
-                count, count == 1 ? "" : "s", seed, verdicts[CheckResult.Verdict.PASS.ordinal()], failed));
+        StringBuilder summary = new StringBuilder(String.format(Locale.ROOT, "%d recipe%s (seed %d%s): %d passed, %d failed",
+                count, count == 1 ? "" : "s", seed, kernel == null ? "" : ", kernel " + kernel,
+                verdicts[CheckResult.Verdict.PASS.ordinal()], failed));
         if (bound > 0) {
             summary.append(String.format(Locale.ROOT, ", %d stopped at the step bound", bound));
         }

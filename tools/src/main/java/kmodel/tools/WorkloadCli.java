@@ -74,15 +74,15 @@ final class WorkloadCli {
     static WorkloadSettings settings(CommandSpec spec, List<String> sets, long scale) {
         MachineOptions m = new MachineOptions();
         m.cpus = Machine.defaults().cpus();
-        return settings(spec, sets, scale, m);
+        return settings(spec, null, sets, scale, m);
     }
 
-    /** The same on the machine of {@code m}. */
-    static WorkloadSettings settings(CommandSpec spec, List<String> sets, long scale, MachineOptions m) {
+    /** The same on kernel profile {@code kernel} (null: none) and the machine of {@code m}. */
+    static WorkloadSettings settings(CommandSpec spec, String kernel, List<String> sets, long scale, MachineOptions m) {
         Kconfig config;
         Machine machine;
         try {
-            config = KconfigTable.build(sets, List.of());
+            config = KconfigTable.build(kernel, sets, List.of());
             // keywords ignore case (Values)
             machine = new Machine(m.device == null ? null : Values.lower(m.device), m.cpus,
                     m.profile == null ? null : Values.lower(m.profile));

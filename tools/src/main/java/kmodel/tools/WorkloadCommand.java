@@ -29,6 +29,12 @@ abstract class WorkloadCommand implements Callable<Integer> {
             description = "Set a Kconfig option (repeatable; see: kmodel options): vanilla or patched forms.")
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--kernel", paramLabel = "PROFILE",
+            description = "Kernel profile under the --set forms: every option as that kernel had it, and its known bugs "
+                    + "(see: kmodel options). Default: none, the options' declared defaults (the seeds' forms), as the "
+                    + "documented figures were measured.")
+    String kernel;
+
     @Option(names = "--scale", paramLabel = "auto|full|1/N", defaultValue = "auto",
             converter = WorkloadCli.ScaleConverter.class,
             description = "Run the whole workload (full), 1/N of it, or let the simulator choose (auto, the default); "
@@ -55,9 +61,9 @@ abstract class WorkloadCommand implements Callable<Integer> {
         this.runners = runners;
     }
 
-    /** The settings of this command line ({@code --set}, {@code --scale}, the machine). */
+    /** The settings of this command line ({@code --kernel}, {@code --set}, {@code --scale}, the machine). */
     WorkloadSettings settings() {
-        return WorkloadCli.settings(spec, sets, scale, machine);
+        return WorkloadCli.settings(spec, kernel, sets, scale, machine);
     }
 
     /** Runs {@code jobs} with a progress bar named {@code what} and prints {@code report} of the results; the exit code. */

@@ -125,6 +125,9 @@ final class XrefCommand implements Callable<Integer> {
         for (XrefEntry e : found) {
             lines.add(e.javaName() + "  " + e.sourceFile() + ":" + e.line());
             lines.add("    " + (e.mutation() ? "mutates " : "mirrors ") + e.mirrors());
+            if (!e.barriers().isEmpty()) {
+                lines.add("    barriers " + String.join(", ", e.barriers()));
+            }
             if (tree == null) {
                 for (String ref : Elixir.references(e)) {
                     if (!byKernel.contains(e) || e.symbols().isEmpty() || ref.endsWith("/ident/" + key)) {

@@ -60,7 +60,7 @@ class BenchCliTest {
         String rate = "[\\d,]+";
         // SCENARIO, DPOR EXECS, DPOR, (rate), PLAIN EXECS, PLAIN, (rate), REDUCTION: every cell but the rates exact.
         String[][] expected = {
-            {"dio-split-clones", "146", "complete", "2,000", "budget", ">13.7x"},
+            {"dio-split-clones", "118", "complete", "2,000", "budget", ">16.9x"},
             {"textbook-refcount", "2,000", "budget", "2,000", "budget", "-"},
         };
         for (int i = 0; i < expected.length; i++) {
@@ -110,9 +110,51 @@ class BenchCliTest {
         assertEquals(row + 3, lines.size(), r[0]);
     }
 
+    /**
+     * {@code --before-after}: the default check with source-DPOR and with optimal DPOR side by side,
+     * with the exact executions, sleep-set-blocked shares and verdicts (times are not asserted):
+     * on {@code dio-split-clones} both are complete, source-DPOR in 146 executions of which 54
+     * end blocked, optimal DPOR in 118 of which 26 (a step the reversal needs, enabled only by
+     * the step it is reversed with); {@code textbook-refcount} is cut by the budget in both.
+     */
+    @Test
+    void beforeAfterPrintsBothSearchesExactCounts() {
+        String[] r = run(0, "bench", "--before-after", "--scenario", "dio-split-clones", "--scenario",
+                "textbook-refcount", "--executions", "" + BUDGET);
+        List<String> lines = Arrays.asList(r[0].split("\n"));
+        assertEquals("", r[1], "nothing on stderr");
+        assertTrue(lines.get(0).matches("kmodel bench --before-after: JDK \\S+, tasks on (virtual|platform) threads; the "
+                + "default check \\(portfolio, one job, budget 2,000\\) with source-DPOR \\(before\\) and optimal DPOR "
+                + "with wakeup trees \\(after\\)"), lines.get(0));
+        assertTrue(lines.get(2).matches("SCENARIO +BEFORE EXECS +TIME +BLOCKED +PROVED +AFTER EXECS +TIME +BLOCKED +PROVED"),
+                lines.get(2));
+        String[][] expected = {
+            {"dio-split-clones", "146", "37.0%", "complete", "118", "22.0%", "complete"},
+            {"textbook-refcount", "2,000", "0.4%", "budget", "2,000", "0.4%", "budget"},
+            {"all 2", "2,146", "2.9%", "1 complete", "2,118", "1.6%", "1 complete"},
+        };
+        for (int i = 0; i < expected.length; i++) {
+            String line = lines.get(3 + i);
+            String[] cells = line.split(" {2,}");
+            assertEquals(9, cells.length, line);
+            assertEquals(List.of(expected[i]), List.of(cells[0], cells[1], cells[3], cells[4], cells[5], cells[7], cells[8]),
+                    line);
+            assertTrue(cells[2].matches("\\d+\\.\\d+ s") && cells[6].matches("\\d+\\.\\d+ s"), line);
+        }
+        // each count is the default check's, as kmodel check gets it with --reduction source and dpor
+        assertEquals(146, ModelCheck.portfolio(ScenarioRegistry.everything().get("dio-split-clones")).sourceSets(true)
+                .executions(BUDGET).run().executions());
+        assertEquals(118, ModelCheck.portfolio(ScenarioRegistry.everything().get("dio-split-clones"))
+                .executions(BUDGET).run().executions());
+        assertEquals("", lines.get(6));
+        assertTrue(lines.get(7).matches("time: \\d+\\.\\d s"), lines.get(7));
+        assertEquals(8, lines.size(), r[0]);
+    }
+
     @Test
     void badBenchInputIsAOneLineError() {
-        String[][] cases = {{"--executions", "0"}, {"--scenario", "nope"}, {"--bug", "nope"}, {"--executions", "x"}};
+        String[][] cases = {{"--executions", "0"}, {"--scenario", "nope"}, {"--bug", "nope"}, {"--executions", "x"},
+            {"--before-after", "--quick"}, {"--before-after", "--bug", "textbook-double-put"}};
         for (String[] c : cases) {
             List<String> args = new ArrayList<>(List.of("bench", "--no-jmh"));
             args.addAll(Arrays.asList(c));

@@ -196,9 +196,10 @@ final class CliModel {
     /**
      * Inputs whose valid runs are not made, only their refusals: {@code bench --jmh} would fork
      * JMH for seconds (the context keeps {@code --no-jmh}, so a fuzzed {@code --jmh} is given
-     * twice), and {@code xref --kernel DIR} needs a kernel tree, which the scratch directory is not.
+     * twice), {@code xref --kernel DIR} needs a kernel tree, which the scratch directory is not, and
+     * {@code reproduce --kernel} is refused whatever its value (a seed's experiment runs its own kernel).
      */
-    static final Set<String> ONLY_REFUSED = Set.of("bench --jmh", "xref --kernel");
+    static final Set<String> ONLY_REFUSED = Set.of("bench --jmh", "xref --kernel", "reproduce --kernel");
 
     /** The values {@code in} should accept, as its type and label say (empty: none known). */
     static List<String> validValues(Input in) {

@@ -197,6 +197,9 @@ final class CliSurfaces {
         for (CatalogBug b : BugCatalog.all()) {
             l.add(b.id());
         }
+        for (CatalogBug b : BugCatalog.barrierBugs()) {
+            l.add(b.id());
+        }
         return l;
     }
 

@@ -114,7 +114,7 @@ class KmodelCliTest {
         Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "unbounded");
         assertEquals(0, r.code, r::toString);
         assertTrue(r.outLines().get(0).startsWith("PASS textbook-waitqueue"), r::toString);
-        assertTrue(r.outLines().get(0).contains("complete (source-DPOR with sleep sets)"), r::toString);
+        assertTrue(r.outLines().get(0).contains("complete (optimal DPOR with wakeup trees)"), r::toString);
         Run plain = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "unbounded",
                 "--reduction", "none", "--executions", "50");
         assertTrue(plain.outLines().get(0).contains("unbounded (plain DFS, no reduction)"), plain::toString);
@@ -133,7 +133,7 @@ class KmodelCliTest {
         Run r = kmodel("check", "--scenario", "textbook-waitqueue", "--scenario", "async-page-lock");
         assertEquals(0, r.code, r::toString);
         assertTrue(r.outLines().get(0).startsWith("PASS textbook-waitqueue ")
-                && r.outLines().get(0).contains("complete (source-DPOR with sleep sets)"), r::toString);
+                && r.outLines().get(0).contains("complete (optimal DPOR with wakeup trees)"), r::toString);
         assertTrue(r.outLines().get(1).startsWith("PASS async-page-lock ") && r.outLines().get(1).contains(
                 "preemption bound 3 (DPOR); unbounded search not finished in 20,000 executions"), r::toString);
         Run plain = kmodel("check", "--scenario", "textbook-waitqueue", "--preemptions", "2", "--reduction", "none");
@@ -326,6 +326,27 @@ class KmodelCliTest {
                 }
             }
             assertTrue(row != null, () -> b.id() + " is listed:\n" + r);
+            assertTrue(row.contains(b.origin()) && row.contains(b.scenario()) && row.endsWith(b.kind().label()), row);
+        }
+    }
+
+    @Test
+    void bugsListsTheBarrierBugsInATableOfTheirOwnAfterTheOthers() {
+        Run r = kmodel("bugs");
+        assertEquals(0, r.code, r::toString);
+        List<String> lines = r.outLines();
+        int heading = lines.indexOf("Barrier bugs: found only under the LKMM (--memory-model lkmm), not under sequential consistency:");
+        assertTrue(heading > 0, r::toString);
+        assertTrue(lines.get(heading + 1).matches("ID +ORIGIN +SCENARIO +KIND"), r::toString);
+        for (CatalogBug b : BugCatalog.barrierBugs()) {
+            int at = -1;
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith(b.id() + " ")) {
+                    at = i;
+                }
+            }
+            assertTrue(at > heading + 1, () -> b.id() + " is listed under the heading:\n" + r);
+            String row = lines.get(at);
             assertTrue(row.contains(b.origin()) && row.contains(b.scenario()) && row.endsWith(b.kind().label()), row);
         }
     }

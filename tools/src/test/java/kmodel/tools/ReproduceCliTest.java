@@ -23,15 +23,60 @@ import org.junit.jupiter.api.Test;
  */
 class ReproduceCliTest {
     @Test
-    void smallScaleTableAndExitByDirection() {
+    void smallScaleTableExitsZeroAndCheckJudgesTheSeedsRegime() {
         CliRun r = CliRun.kmodel("reproduce", "--scale", "small");
         assertTrue(r.out.contains("SIMULATED"), r.toString());
         assertTrue(r.out.contains("000   READ bw (4 jobs)"), r.toString());
         assertTrue(r.out.contains("002   real (preadv -> series)"), r.toString());
-        boolean against = r.out.contains("AGAINST");
-        assertEquals(against ? Kmodel.EXIT_VIOLATION : 0, r.code, r.toString());
-        CliRun again = CliRun.kmodel("reproduce", "--scale", "small");
-        assertEquals(r.out, again.out, "the simulation is deterministic");
+        assertTrue(r.out.contains("seed 002 over device speed"), r.toString());
+        assertTrue(r.out.contains("seed's regime (rule fixed before the sweep ran: the simulated series' CPU below 90% of "
+                + "one CPU): 3 of 6 points, sata-ssd, intel-dc-s3700, samsung-850-pro"), r.toString());
+        assertEquals(0, r.code, "without --check: 0 when the comparison ran " + r);
+        CliRun again = CliRun.kmodel("reproduce", "--scale", "small", "--check");
+        assertEquals(r.out, again.out, "the simulation is deterministic, and --check changes only the exit status");
+        assertTrue(again.out.contains("in each seed's regime every model figure moves the way the seed's does"),
+                again.toString());
+        assertEquals(0, again.code, again.toString());
+    }
+
+    /** A factory whose reproduce runs with {@code cost} over {@code points}. */
+    private static picocli.CommandLine.IFactory injected(kmodel.sim.CostModel cost, List<kmodel.sim.DeviceSweep.Point> points) {
+        return new picocli.CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                if (cls == ReproduceCommand.class) {
+                    ReproduceCommand c = new ReproduceCommand();
+                    c.cost = cost;
+                    c.sweepPoints = points;
+                    return cls.cast(c);
+                }
+                return picocli.CommandLine.defaultFactory().create(cls);
+            }
+        };
+    }
+
+    @Test
+    void checkFailsOnADeliberateBreakInTheRegimeAndPlainRunDoesNot() {
+        // A task_work callback 50 times dearer (10 us): the series' retries cost more CPU than io-wq's punts on the SATA
+        // SSD, where the series is still not CPU-bound.
+        kmodel.sim.CostModel broken = kmodel.sim.CostModel.standard()
+                .scaled(kmodel.kernel.sched.Work.TASK_WORK.name(), 50);
+        List<kmodel.sim.DeviceSweep.Point> sata = kmodel.sim.DeviceSweep.points().subList(0, 1);
+        CliRun c = CliRun.kmodel(injected(broken, sata), false, "reproduce", "--scale", "small", "--check");
+        assertEquals(Kmodel.EXIT_VIOLATION, c.code, c.toString());
+        assertTrue(c.out.contains("in the seed's regime a model figure moves against the seed's: seed 002 CPU "
+                + "(io-wq -> series) on sata-ssd"), c.toString());
+        CliRun plain = CliRun.kmodel(injected(broken, sata), false, "reproduce", "--scale", "small");
+        assertEquals(0, plain.code, "without --check the run that printed is 0: " + plain);
+    }
+
+    @Test
+    void checkFailsWhenNoPointIsInTheRegime() {
+        List<kmodel.sim.DeviceSweep.Point> all = kmodel.sim.DeviceSweep.points();
+        CliRun c = CliRun.kmodel(injected(kmodel.sim.CostModel.standard(), all.subList(all.size() - 1, all.size())), false,
+                "reproduce", "--scale", "small", "--check");
+        assertEquals(Kmodel.EXIT_VIOLATION, c.code, c.toString());
+        assertTrue(c.out.contains("seed 002: no sweep point in the seed's regime"), c.toString());
     }
 
     @Test
@@ -66,7 +111,7 @@ class ReproduceCliTest {
                 Arbitraries.integers().greaterOrEqual(65).map(String::valueOf), junk.filter(s -> !s.matches("[0-9]+")))
                 .map(s -> List.of("--cpus", s));
         Arbitrary<List<String>> unknown = junk.filter(s -> s.startsWith("-") && !s.startsWith("--")
-                || s.startsWith("--") && !List.of("--scale", "--cpus", "--report", "--sensitivity", "--help", "--version",
+                || s.startsWith("--") && !List.of("--scale", "--cpus", "--report", "--sensitivity", "--check", "--kernel", "--help", "--version",
                         "-h", "-V").contains(s) || !s.startsWith("-") && !s.isEmpty())
                 .map(s -> List.of(s));
         Arbitrary<List<String>> missing = Arbitraries.of("--scale", "--cpus", "--report").map(s -> List.of(s));

@@ -13,6 +13,7 @@ import kmodel.kernel.KernelProfile;
 import kmodel.mm.FilemapBugs;
 import kmodel.mm.MmOptions;
 import kmodel.iouring.IoUringBugs;
+import kmodel.iouring.IoUringOptions;
 
 /**
  * The kernel versions kmodel can be: {@code --kernel NAME}. Each profile gives every option of
@@ -32,7 +33,16 @@ import kmodel.iouring.IoUringBugs;
  * 5.10.7-rc2's shortlog; 073861ed77b6 ("mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)")
  * is "already in the 5.10 release" (Greg Kroah-Hartman), backported to 5.9.y; 6d816e088c35
  * ("io_uring: hold 'ctx' reference around task_work queue + execute") is dated 11 Aug 2020,
- * after the async buffered reads v2 posting, and was merged for v5.9.
+ * after the async buffered reads v2 posting, and was merged for v5.9. v5.10.0's io_uring exit and
+ * teardown ({@code v5.10}'s three {@code URING_*} options) were read from the stable patches that
+ * replaced them, whose context and removed lines are the code before them: 00c18640c243 ("io_uring:
+ * make ctx cancel on exit targeted to actual ctx") and cda286f0715c ("io_uring: cancel reqs shouldnt
+ * kill overflow list") are "[PATCH 5.10 521/717]" and "[PATCH 5.10 507/717]" of the 5.10.4-rc1
+ * review (Message-Id 20201228125020.963311703@linuxfoundation.org), b1b6b5a30dce "[PATCH 5.10
+ * 21/63]" of 5.10.5's; the 5.10.2-rc1 and 5.10.3-rc1 diffstats touch neither fs/io_uring.c nor
+ * kernel/exit.c nor fs/file.c. Not checked against a stored v5.10.0 fs/io_uring.c (none was found):
+ * whether v5.10.0 flushed the overflow list inside {@code uring_lock} in
+ * {@code io_ring_ctx_wait_and_kill()} (the 5.10.4 patches' context, and the model, do).
  */
 public final class Profiles {
     private Profiles() {
@@ -55,8 +65,9 @@ public final class Profiles {
 
     /**
      * The default profile: v5.10.y. It is the kernel the model's code follows where it is not
-     * switchable: io_uring's exit order (b1b6b5a30dce, 5.10.5) and ring teardown and
-     * {@code io_async_buf_func()} as in 5.10.13; and it is a released kernel with none of the
+     * switchable: {@code io_async_buf_func()} as in 5.10.13 (io_uring's exit order and ring
+     * teardown are switchable: {@link IoUringOptions#URING_CANCEL_AFTER_EXITING} and the two
+     * before it, y only in {@code v5.10}); and it is a released kernel with none of the
      * catalog's bugs, so a failure on it is a finding, not a known bug.
      */
     public static final String DEFAULT = V5_10_Y;
@@ -70,9 +81,16 @@ public final class Profiles {
         b.add(new KernelProfile(V5_10_Y, "v5.10.13",
                 "v5.10 with the stable fixes the model has, up to 5.10.13 (b1b6b5a30dce in 5.10.5, c2407cf7d22d in 5.10.7)",
                 v510y, Set.of()));
+        // v5.10.0's io_uring exit and teardown: the three forms 5.10.4 and 5.10.5 replaced.
+        Map<String, Long> v510 = new TreeMap<>(v510y);
+        set(v510, IoUringOptions.URING_CLOSE_CANCEL_ALL, 1);
+        set(v510, IoUringOptions.URING_FORCE_FLUSH_DROPS, 1);
+        set(v510, IoUringOptions.URING_CANCEL_AFTER_EXITING, 1);
         b.add(new KernelProfile(V5_10, "v5.10",
-                "v5.10.0: wait_on_page_writeback() waits once (c2407cf7d22d came in 5.10.7)",
-                v510y, Set.of(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)));
+                "v5.10.0: wait_on_page_writeback() waits once (c2407cf7d22d came in 5.10.7); io_uring's exit cancels "
+                        + "after PF_EXITING (b1b6b5a30dce: 5.10.5), ring close sets io-wq's cancel bit for good "
+                        + "(00c18640c243: 5.10.4), the exit's forced overflow flush drops CQEs from then on (cda286f0715c: 5.10.4)",
+                v510, Set.of(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)));
         Map<String, Long> v59 = new TreeMap<>(v510y);
         set(v59, MmOptions.READ_PATH_V59, 1);
         b.add(new KernelProfile(V5_9, "v5.9",

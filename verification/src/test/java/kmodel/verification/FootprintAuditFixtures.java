@@ -135,4 +135,65 @@ final class FootprintAuditFixtures {
     static Scenario<Word> readersReportingWrites() {
         return readers(true);
     }
+
+    /**
+     * A table filled by its class's static initialiser, which the JVM runs on the first task that
+     * uses it, under the class-initialisation lock (as javac 17 fills an enum switch's
+     * {@code $SwitchMap}): the write is ordered before every other task's read.
+     */
+    static final class Table {
+        static final int[] T = fill();
+        /** Written outside any initialiser: a plain shared static, which the audit must report. */
+        static final int[] LATE = new int[1];
+
+        private static int[] fill() {
+            int[] t = new int[2];
+            t[0] = 3;
+            return t;
+        }
+    }
+
+    /** Two private words, one per task, to give each task a scheduling point. */
+    static final class Words {
+        final Shared<Integer> own0 = new Shared<>("own0", 0);
+        final Shared<Integer> own1 = new Shared<>("own1", 0);
+        int seen0;
+        int seen1;
+    }
+
+    /**
+     * Two tasks read a table whose class the first of them initialises ({@code late}: and each
+     * also writes {@link Table#LATE} outside the initialiser, unreported).
+     */
+    static Scenario<Words> tables(boolean late) {
+        return Scenario.<Words>named(late ? "audit-static-late-write" : "audit-class-init",
+                "two tasks read a table their class's static initialiser fills")
+                .setup(Words::new)
+                .tasks((w, sc) -> {
+                    sc.task("t0", () -> {
+                        w.own0.writeOnce(1);
+                        w.seen0 = Table.T[0];
+                        if (late) {
+                            Table.LATE[0] = 1;
+                        }
+                    });
+                    sc.task("t1", () -> {
+                        w.own1.writeOnce(1);
+                        w.seen1 = Table.T[0];
+                        if (late) {
+                            Table.LATE[0] = 2;
+                        }
+                    });
+                })
+                .outcome(w -> w.seen0 + "," + w.seen1)
+                .build();
+    }
+
+    static Scenario<Words> classInit() {
+        return tables(false);
+    }
+
+    static Scenario<Words> staticLateWrite() {
+        return tables(true);
+    }
 }

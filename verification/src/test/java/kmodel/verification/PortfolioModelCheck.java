@@ -32,9 +32,9 @@ class PortfolioModelCheck {
     /** Bug, kind, the budget it is found within, and what finds it (the phrase the line must hold). */
     private static final Object[][] BUGS = {
         // the unbounded reduced search finds these: the independent tails or groups cost it nothing
-        {"many-tails-9", ViolationKind.BUG_ON, 10L, "unbounded (source-DPOR with sleep sets)"},
-        {"many-wakeup-8", ViolationKind.MISSED_WAKEUP, 5_000L, "unbounded (source-DPOR with sleep sets)"},
-        {"many-refs-12", ViolationKind.USE_AFTER_FREE, 100L, "unbounded (source-DPOR with sleep sets)"},
+        {"many-tails-9", ViolationKind.BUG_ON, 10L, "unbounded (optimal DPOR with wakeup trees)"},
+        {"many-wakeup-8", ViolationKind.MISSED_WAKEUP, 5_000L, "unbounded (optimal DPOR with wakeup trees)"},
+        {"many-refs-12", ViolationKind.USE_AFTER_FREE, 100L, "unbounded (optimal DPOR with wakeup trees)"},
         // nine workers on one lock: 9! orders of the critical sections; found by PCT (its 7th execution)
         {"many-lockers-9", ViolationKind.BUG_ON, 20_100L, "found by pct depth 3 seed 1"},
     };
@@ -109,7 +109,7 @@ class PortfolioModelCheck {
     void theTwinWithIndependentTailsIsComplete() {
         CheckResult r = ModelCheck.portfolio(scenario("many-tails-9-fixed")).run();
         assertTrue(r.passed(), r::summaryLine);
-        assertEquals("exhaustive, complete (source-DPOR with sleep sets)", r.strategy());
+        assertEquals("exhaustive, complete (optimal DPOR with wakeup trees)", r.strategy());
     }
 
     /**

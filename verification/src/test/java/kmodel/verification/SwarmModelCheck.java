@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import kmodel.explorer.CheckResult;
 import kmodel.explorer.ModelCheck;
 import kmodel.kernel.Kconfig;
+import kmodel.kernel.ViolationKind;
 import kmodel.verification.catalog.BugCatalog;
 import kmodel.verification.catalog.CatalogBug;
 import kmodel.verification.scenarios.SwarmScenarios;
@@ -43,7 +44,11 @@ class SwarmModelCheck {
      * {@code WQ_FLAG_DONE}, a wake function that forgets {@code page_match}, v1's async wait that
      * tests the lock before queueing, and v1's {@code io_async_buf_func()} that never sets
      * {@code page_match}. No recipe was written for them: each is the first failing recipe of
-     * the seed.
+     * the seed. Each is found with the kind the catalog names, but for the hand-off: its first
+     * failing recipe now truncates the page, and the killed waiter the lock was handed to
+     * returns {@code -EINTR} and drops the last reference to a page still locked, which the
+     * allocator's {@code free_pages_check()} reports first ({@code bad_page()}, a
+     * {@code bug-on}; before the page allocator had that check the recipe passed).
      */
     @TestFactory
     Stream<DynamicTest> withACatalogBugSwitchedInTheSwarmFindsIt() {
@@ -58,13 +63,20 @@ class SwarmModelCheck {
         SwarmCheck.Entry found = run.get(run.size() - 1);
         CheckResult r = found.result();
         assertNotNull(r.violation(), () -> bug.id() + " not found in 10 recipes of seed " + SEED);
-        assertEquals(bug.kind(), r.kind(), () -> r.summaryLine() + "\n" + r.diagram());
+        ViolationKind kind = bug.kind();
+        if (bug.id().equals("handoff-forgets-done")) {
+            kind = ViolationKind.BUG_ON;
+            assertTrue(r.violation().getMessage().contains("PAGE_FLAGS_CHECK_AT_FREE flag(s) set: PG_locked"),
+                    r.violation()::summary);
+        }
+        ViolationKind expected = kind;
+        assertEquals(expected, r.kind(), () -> r.summaryLine() + "\n" + r.diagram());
         assertTrue(r.config().bugs().contains(bug.id()));
 
         ModelCheck.Replay replay = ModelCheck.replay(r.token(), ScenarioRegistry.everything(), false);
         assertEquals(SwarmScenarios.PREFIX + found.recipe(), replay.token().scenario(), "the token names the recipe");
         assertNotNull(replay.violation());
-        assertEquals(bug.kind(), replay.violation().kind());
+        assertEquals(expected, replay.violation().kind());
 
         CheckResult without = ModelCheck.exhaustive(SwarmScenarios.scenario(found.recipe()))
                 .config(bug.impliedSettings(Kconfig.defaults())).run();

@@ -131,12 +131,18 @@ class SwarmWorldsModelCheck {
         }
     }
 
-    /** The write side: four catalog bugs of mm/filemap.c's and mm/truncate.c's write paths. */
+    /**
+     * The write side: three catalog bugs of mm/filemap.c's and mm/truncate.c's write paths.
+     * {@code end-writeback-no-page-ref} was the fourth, found as a {@code use-after-free} of the
+     * page while pages were freed objects; a struct page is never freed now, and the bug's one
+     * effect, a spurious wake-up of the reused page's writeback waiter that v5.10.0's single
+     * {@code if} turns into {@code BUG_ON(PageWriteback)}, needs a page reused and under
+     * writeback again, which no write recipe builds ({@code writeback-reuse-rewrite} does).
+     */
     @Test
     void theWriteSwarmFindsWriteSideBugs() {
         hunt("write", "end-page-writeback-no-wake", 24, PREEMPTIONS, 1000);
         hunt("write", "truncate-pagecache-before-isize", 24, PREEMPTIONS, 1000);
-        hunt("write", "end-writeback-no-page-ref", 24, PREEMPTIONS, 1000);
         hunt("write", "wait-on-page-writeback-once", 24, PREEMPTIONS, 1000);
     }
 

@@ -14,6 +14,7 @@ import kmodel.block.BlockBio;
 import kmodel.block.BlockDevice;
 import kmodel.kernel.Kernel;
 import kmodel.mm.Filemap;
+import kmodel.mm.FilemapBugs;
 import kmodel.mm.Inode;
 import kmodel.mm.Page;
 import kmodel.mm.PageFlags;
@@ -67,6 +68,14 @@ public final class Mpage {
      * modelled here next to its only caller until mm-filemap provides it.)
      */
     public static void pageEndio(Page page, boolean isWrite, int err) {
+        if (!isWrite && err == 0 && Kernel.bug(FilemapBugs.PAGE_ENDIO_UNLOCK_FIRST)) {
+            /* The mutation: unlock first; from here on the page is not ours (no reference held). */
+            int gen = page.gen();
+            Filemap.unlockPage(page);
+            page.lateFlagWrite(gen, PageFlags.PG_uptodate, true, "page_endio");
+            PageFlags.SetPageUptodate(page);
+            return;
+        }
         if (!isWrite) {
             if (err == 0) {
                 PageFlags.SetPageUptodate(page);

@@ -244,10 +244,42 @@ public final class AuditClassLoader extends ClassLoader {
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                     String[] exceptions) {
                 MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                if ("<clinit>".equals(name)) {
+                    return new ClassInitScope(new Reporting(mv, false, source[0]));
+                }
                 return new Reporting(mv, "<init>".equals(name), source[0]);
             }
         }, 0);
         return writer.toByteArray();
+    }
+
+    /**
+     * Brackets a static initialiser with {@link kmodel.kernel.sched.FieldAudit#clinitEnter} and
+     * {@code clinitExit} (before each {@code return}), so that accesses made while a class is
+     * initialised, in the initialiser or in what it calls, are not reported: the JVM runs it under
+     * the class-initialisation lock, which orders it before every use of the class by any thread
+     * (JLS 12.4.2). javac 17 fills an enum switch's synthetic {@code $SwitchMap} array there, on
+     * the first task that switches. An initialiser that throws leaves its task's thread marked;
+     * the task then dies of the {@code ExceptionInInitializerError}, and its thread with it.
+     */
+    private static final class ClassInitScope extends MethodVisitor {
+        ClassInitScope(MethodVisitor mv) {
+            super(Opcodes.ASM9, mv);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "clinitEnter", "()V", false);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.RETURN) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "clinitExit", "()V", false);
+            }
+            super.visitInsn(opcode);
+        }
     }
 
     /** Rewrites one method's field and array instructions. */

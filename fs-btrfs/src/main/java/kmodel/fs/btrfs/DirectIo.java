@@ -11,6 +11,7 @@ import kmodel.block.BvecIter;
 import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.atomic.AtomicT;
+import kmodel.kernel.atomic.Barriers;
 import kmodel.kernel.sched.Completion;
 import kmodel.mm.IovIter;
 import kmodel.mm.Kiocb;
@@ -394,10 +395,15 @@ public final class DirectIo {
         return bio;
     }
 
-    /** The {@code out_err:} tail of {@code btrfs_submit_direct_hook()}. */
+    /**
+     * fs/btrfs/inode.c: {@code btrfs_submit_direct_hook()} (v4.13), its {@code out_err:} tail:
+     * record the error, {@code smp_mb__before_atomic()}, drop the count of the piece that was not
+     * submitted; the last count completes {@code orig_bio} with an error.
+     */
     private static int outErr(BtrfsDioPrivate dip) {
         dip.errors = 1;
-        /* smp_mb__before_atomic(): dip->errors is seen before the count reaches zero */
+        /* Before atomic variable goto zero, we must make sure dip->errors is perceived to be set. */
+        Barriers.smpMbBeforeAtomic("btrfs_submit_direct_hook");
         if (dip.pendingBios.decAndTest()) {
             Bio.bioIoError(dip.origBio);
         }
@@ -516,7 +522,8 @@ public final class DirectIo {
             }
             if (err != BlkTypes.BLK_STS_OK) {
                 dip.errors = 1;
-                /* smp_mb__before_atomic() */
+                /* Before atomic variable goto zero, we must make sure dip->errors is perceived to be set. */
+                Barriers.smpMbBeforeAtomic("btrfs_end_dio_bio");
             }
             if (dip.pendingBios.decAndTest()) {
                 if (dip.errors != 0) {

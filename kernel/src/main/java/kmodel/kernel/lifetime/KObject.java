@@ -78,10 +78,23 @@ public abstract class KObject extends Footprinted {
         }
     }
 
-    /** An access through a pointer: touching a freed object is a {@code use-after-free}. */
+    /**
+     * Whether the object's memory outlives its free: {@code struct page}, which the kernel never
+     * frees (short of memory hot-remove), only hands back to the allocator. Such an object is
+     * still tracked for double frees and leaks, but touching it while it is free is no
+     * {@code use-after-free}: its owner checks a late access for its effect instead.
+     */
+    protected boolean memoryOutlivesFree() {
+        return false;
+    }
+
+    /**
+     * An access through a pointer: touching a freed object is a {@code use-after-free}, unless
+     * its memory outlives the free ({@link #memoryOutlivesFree()}).
+     */
     public final void touch() {
         Lifetimes.accessed(this);
-        if (freed) {
+        if (freed && !memoryOutlivesFree()) {
             Lifetimes.useAfterFree(this);
         }
     }

@@ -39,7 +39,29 @@ public final class FieldAudit {
 
     private static volatile Sink sink;
 
+    /**
+     * How deep the running thread is in static initialisers: accesses made while a class is
+     * initialised are not reported, since the JVM's class-initialisation lock orders them before
+     * every use of the class (JLS 12.4.2). Written only by the thread it counts.
+     */
+    private static final ThreadLocal<int[]> CLINIT_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
     private FieldAudit() {
+    }
+
+    /** At the start of a static initialiser (rewritten classes only). */
+    public static void clinitEnter() {
+        CLINIT_DEPTH.get()[0]++;
+    }
+
+    /** Before a static initialiser returns. */
+    public static void clinitExit() {
+        CLINIT_DEPTH.get()[0]--;
+    }
+
+    private static Sink reporting() {
+        Sink s = sink;
+        return s == null || CLINIT_DEPTH.get()[0] > 0 ? null : s;
     }
 
     /** Installs {@code s} (null: none) for the executions that follow; returns the previous one. */
@@ -56,7 +78,7 @@ public final class FieldAudit {
 
     /** Before a {@code getfield} of {@code field} on {@code owner}. */
     public static void getfield(Object owner, String field, String site) {
-        Sink s = sink;
+        Sink s = reporting();
         if (s != null && owner != null) {
             s.access(owner, field, -1, false, site);
         }
@@ -64,7 +86,7 @@ public final class FieldAudit {
 
     /** Before a {@code putfield} of {@code field} on {@code owner}. */
     public static void putfield(Object owner, String field, String site) {
-        Sink s = sink;
+        Sink s = reporting();
         if (s != null && owner != null) {
             s.access(owner, field, -1, true, site);
         }
@@ -72,14 +94,14 @@ public final class FieldAudit {
 
     /** Before an array element load ({@code iaload}, {@code aaload}, ...). */
     public static void element(Object array, int index, String site) {
-        Sink s = sink;
+        Sink s = reporting();
         if (s != null && array != null) {
             s.access(array, null, index, false, site);
         }
     }
 
     private static void stored(Object array, int index, String site) {
-        Sink s = sink;
+        Sink s = reporting();
         if (s != null && array != null) {
             s.access(array, null, index, true, site);
         }

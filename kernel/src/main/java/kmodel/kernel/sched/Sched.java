@@ -369,6 +369,32 @@ public final class Sched {
      * then {@code exit_task_work()} (a final task_work_run that closes the list).
      */
     public static void doExit() {
+        doExitBody();
+    }
+
+    /**
+     * kernel/signal.c: {@code exit_signals()} (v5.10): sets {@code PF_EXITING}. For a
+     * {@code do_exit()} that does something between it and {@code exit_task_work()}
+     * ({@link #exitTaskWork()}); {@link #doExit()} is the two in one go.
+     */
+    public static void exitSignals() {
+        Runtime rt = Kernel.rt();
+        Task me = rt.current();
+        rt.point("exit_signals", null);
+        me.flags |= Task.PF_EXITING;
+        Kernel.event("exit_signals: PF_EXITING");
+    }
+
+    /**
+     * include/linux/task_work.h: {@code exit_task_work()} (v5.10): the exiting task's final
+     * {@code task_work_run()}, which closes its list. After {@link #exitSignals()}.
+     */
+    public static void exitTaskWork() {
+        Kernel.BUG_ON((Kernel.rt().current().flags & Task.PF_EXITING) == 0, "exit_task_work() before exit_signals()");
+        taskWorkRun();
+    }
+
+    private static void doExitBody() {
         Runtime rt = Kernel.rt();
         Task me = rt.current();
         rt.point("do_exit", null);

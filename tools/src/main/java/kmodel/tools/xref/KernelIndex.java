@@ -16,6 +16,7 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.comments.Comment;
 import com.github.javaparser.ast.comments.JavadocComment;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithSimpleName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -266,7 +267,8 @@ public final class KernelIndex {
                     }
                 }
                 out.add(new XrefEntry(p.files, p.symbols, version, p.mutation, className(decl, pkg, isType),
-                        member.name, member.kind, rel, member.line, XrefEntry.Origin.PROVENANCE));
+                        member.name, member.kind, rel, member.line, XrefEntry.Origin.PROVENANCE,
+                        isType ? List.of() : barriers(decl)));
             }
         }
         // Constants that keep their kernel names, without a provenance line of their own.
@@ -317,6 +319,50 @@ public final class KernelIndex {
         }
         out.sort(Comparator.comparingInt(XrefEntry::line));
         return out;
+    }
+
+    /** The {@code Barriers} methods by the kernel barrier each one is. */
+    private static final Map<String, String> BARRIERS = Map.of(
+            "smpMb", "smp_mb()", "smpRmb", "smp_rmb()", "smpWmb", "smp_wmb()",
+            "smpMbBeforeAtomic", "smp_mb__before_atomic()", "smpMbAfterAtomic", "smp_mb__after_atomic()",
+            "smpMbAfterSpinlock", "smp_mb__after_spinlock()", "barrier", "barrier()");
+
+    /**
+     * The kernel barriers {@code decl} calls ({@code Barriers.smpMbAfterAtomic(...)}, in source
+     * order, each once), by their kernel names.
+     */
+    static List<String> barriers(Node decl) {
+        Set<String> found = new LinkedHashSet<>();
+        for (MethodCallExpr call : decl.findAll(MethodCallExpr.class)) {
+            String scope = call.getScope().map(Node::toString).orElse("");
+            if ((scope.equals("Barriers") || scope.endsWith(".Barriers")) && BARRIERS.containsKey(call.getNameAsString())) {
+                found.add(BARRIERS.get(call.getNameAsString()) + (onlyUnderABug(call, decl) ? " (bug only)" : ""));
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /**
+     * Whether {@code call} runs only with a catalog bug switched on: it sits in the branch of an
+     * {@code if (Kernel.bug(...))} (or the else of {@code if (!Kernel.bug(...))}) inside {@code
+     * decl}, so it is an older form's barrier, not the version's that the method names.
+     */
+    private static boolean onlyUnderABug(Node call, Node decl) {
+        Node child = call;
+        for (Node n = call.getParentNode().orElse(null); n != null && n != decl; child = n, n = n.getParentNode().orElse(null)) {
+            if (n instanceof com.github.javaparser.ast.stmt.IfStmt ifs) {
+                String cond = ifs.getCondition().toString().trim();
+                if (!cond.contains("Kernel.bug(") || child == ifs.getCondition()) {
+                    continue;
+                }
+                boolean negated = cond.startsWith("!");
+                boolean inThen = child == ifs.getThenStmt();
+                if (inThen != negated) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A named member a declaration declares (a field declaration may declare several). */
@@ -498,7 +544,8 @@ public final class KernelIndex {
                     String version = e.version() + (e.mutation() ? (e.version().isEmpty() ? "" : ", ") + "a mutation" : "");
                     String v = Elixir.version(e);
                     rows.add(new String[] {f, s, version, e.javaName(), e.sourceFile(),
-                        "[" + v + "](" + (s.isEmpty() ? Elixir.source(v, f, 0) : Elixir.ident(v, s)) + ")"});
+                        "[" + v + "](" + (s.isEmpty() ? Elixir.source(v, f, 0) : Elixir.ident(v, s)) + ")",
+                        String.join(", ", e.barriers())});
                 }
             }
         }
@@ -528,14 +575,20 @@ public final class KernelIndex {
                 + "line) at the entry's version: the one its line names (the newest of a range), else the default "
                 + "kernel profile's release; `./kmodel xref --kernel DIR NAME` prints the "
                 + "`https://elixir.bootlin.com/linux/<version>/source/<file>#L<line>` reference itself.\n\n");
-        sb.append("| Kernel file | Symbol | Version | Model | Source | Elixir |\n");
-        sb.append("|---|---|---|---|---|---|\n");
+        sb.append("The Barriers column lists the kernel barriers a method calls where its kernel version has them "
+                + "(`kmodel.kernel.atomic.Barriers`: `smp_mb()`, `smp_rmb()`, `smp_wmb()`, `smp_mb__before_atomic()`, "
+                + "`smp_mb__after_atomic()`, `smp_mb__after_spinlock()`, `barrier()`), including the calls a catalog "
+                + "barrier bug switches off (or, where a bug restores an older form, on); the ordering the model's primitives carry themselves "
+                + "(`smp_store_release()`, `smp_load_acquire()`, `set_current_state()`, locks, value-returning "
+                + "atomics) is not listed. See [the memory model](memory-model.md#barrier-sites).\n\n");
+        sb.append("| Kernel file | Symbol | Version | Model | Source | Elixir | Barriers |\n");
+        sb.append("|---|---|---|---|---|---|---|\n");
         for (String[] r : rows) {
             sb.append("| ").append(cell(r[0])).append(" | ")
                     .append(r[1].isEmpty() ? "(the file)" : "`" + cell(r[1]) + "`").append(" | ")
                     .append(cell(r[2])).append(" | `").append(cell(r[3])).append("` | [")
                     .append(cell(r[4].substring(r[4].lastIndexOf('/') + 1))).append("](../").append(r[4])
-                    .append(") | ").append(cell(r[5])).append(" |\n");
+                    .append(") | ").append(cell(r[5])).append(" | ").append(cell(r[6])).append(" |\n");
         }
         return sb.toString();
     }

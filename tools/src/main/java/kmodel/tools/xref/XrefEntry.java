@@ -30,9 +30,15 @@ public final class XrefEntry {
     private final String sourceFile;
     private final int line;
     private final Origin origin;
+    private final List<String> barriers;
 
     XrefEntry(List<String> kernelFiles, List<String> symbols, String version, boolean mutation, String javaClass,
             String member, String kind, String sourceFile, int line, Origin origin) {
+        this(kernelFiles, symbols, version, mutation, javaClass, member, kind, sourceFile, line, origin, List.of());
+    }
+
+    XrefEntry(List<String> kernelFiles, List<String> symbols, String version, boolean mutation, String javaClass,
+            String member, String kind, String sourceFile, int line, Origin origin, List<String> barriers) {
         this.kernelFiles = List.copyOf(kernelFiles);
         this.symbols = List.copyOf(symbols);
         this.version = version;
@@ -43,6 +49,18 @@ public final class XrefEntry {
         this.sourceFile = sourceFile;
         this.line = line;
         this.origin = origin;
+        this.barriers = List.copyOf(barriers);
+    }
+
+    /**
+     * The kernel barriers the member calls, in source order, each once, by their kernel names
+     * ({@code smp_mb__after_atomic()}): the {@code kmodel.kernel.atomic.Barriers} calls in its
+     * body. Empty for fields, classes and members without one. The ordering that the model's
+     * primitives carry themselves ({@code smp_store_release()}, {@code set_current_state()},
+     * spinlocks, value-returning atomics) is not listed.
+     */
+    public List<String> barriers() {
+        return barriers;
     }
 
     /** The kernel files, from the top of a kernel tree ({@code mm/filemap.c}); never empty. */

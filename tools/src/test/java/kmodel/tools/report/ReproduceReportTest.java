@@ -42,6 +42,27 @@ class ReproduceReportTest {
     }
 
     @Test
+    void theDeviceSweepHasItsChartTableRegimeAndSources(@TempDir Path dir) throws IOException {
+        List<kmodel.sim.DeviceSweep.Point> all = kmodel.sim.DeviceSweep.points();
+        kmodel.sim.DeviceSweep sweep = kmodel.sim.DeviceSweep.run(TINY, CPUS, CostModel.standard(),
+                List.of(all.get(0), all.get(all.size() - 1)), tiny, s -> { });
+        List<Path> written = ReproduceReport.write(dir, tiny, null, null, sweep);
+        assertTrue(written.contains(dir.resolve(ReproduceReport.DEVICE_SWEEP)), written.toString());
+        BufferedImage img = ImageIO.read(dir.resolve(ReproduceReport.DEVICE_SWEEP).toFile());
+        assertNotNull(img);
+        assertEquals(1280, img.getWidth(), "real time and CPU side by side");
+        String md = Files.readString(dir.resolve("report.md"), StandardCharsets.UTF_8);
+        assertTrue(md.contains("### Seed 002 over device speed"), md);
+        assertTrue(md.contains("](" + ReproduceReport.DEVICE_SWEEP + ")"), md);
+        assertTrue(md.contains("| sata-ssd | 39.5k IOPS | 39.7k IOPS | "), md);
+        assertTrue(md.contains(all.get(0).device.source), "each point names its source");
+        assertTrue(md.contains("its CPU below 90% of one CPU, a rule fixed before the sweep was run"), md);
+        assertTrue(md.contains("Crossover of the wall time: "), md);
+        assertTrue(Files.readString(ReproduceReport.write(dir.resolve("none"), tiny, null, null).get(0))
+                .contains("### Seed 002 over device speed\n\nNot run for this report."), "without a sweep, said so");
+    }
+
+    @Test
     void writesTheMarkdownAndFourValidPngs(@TempDir Path dir) throws IOException {
         List<Path> written = ReproduceReport.write(dir, tiny, null, null);
         assertEquals(List.of(dir.resolve("report.md"), dir.resolve("pages-per-bio-000.png"),

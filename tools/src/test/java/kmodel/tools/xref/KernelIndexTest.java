@@ -153,4 +153,58 @@ class KernelIndexTest {
         assertEquals(6, k.byKernelName("PG_locked").get(0).line());
         assertEquals(11, k.byKernelName("unlock_page").get(0).line());
     }
+
+    @Test
+    void theBarriersOfEachMethodAreListedByTheirKernelNames() {
+        XrefEntry end = INDEX.byJavaName("kmodel.mm.Filemap#endPageWriteback").get(0);
+        assertEquals(List.of("smp_mb__after_atomic()"), end.barriers());
+        assertEquals(List.of("smp_mb__before_atomic()", "smp_mb__after_atomic()"),
+                INDEX.byJavaName("SbitmapQueue#sbitmapQueueClear").get(0).barriers());
+        assertEquals(List.of(), INDEX.byJavaName("Filemap#unlockPage").get(0).barriers(),
+                "unlock_page()'s ordering is its clear_bit_unlock_is_negative_byte(), not a barrier call");
+        assertEquals(List.of("smp_mb() (bug only)"), INDEX.byJavaName("Filemap#wakePageFunction").get(0).barriers(),
+                "v5.10's wake_page_function() has no smp_mb(): the call is 2a9127fcf229's form, behind its catalog bug");
+        assertTrue(INDEX.markdown().contains("| [v5.10](https://elixir.bootlin.com/linux/v5.10/C/ident/end_page_writeback) "
+                + "| smp_mb__after_atomic() |"), "the Barriers column");
+    }
+
+    @Test
+    void aBarrierCallIsFoundOnlyWhereItIsAndOnlyOnTheBarriersClass(@TempDir Path dir) throws IOException {
+        repository(dir, String.join("\n",
+                "package kmodel.x;",
+                "",
+                "import kmodel.kernel.atomic.Barriers;",
+                "",
+                "/** mm/filemap.c (v5.10): a fake. */",
+                "public final class Fake {",
+                "    /** mm/filemap.c: {@code end_page_writeback()} (v5.10). */",
+                "    public static void endPageWriteback() {",
+                "        Barriers.smpMbAfterAtomic(\"end_page_writeback\");",
+                "        Barriers.smpMbAfterAtomic(\"end_page_writeback\");",
+                "        Other.smpWmb(\"not a barrier\");",
+                "    }",
+                "",
+                "    /** include/linux/page-flags.h: {@code SetPageUptodate()} (v5.10). */",
+                "    public static void setPageUptodate() {",
+                "        if (true) {",
+                "            kmodel.kernel.atomic.Barriers.smpWmb(\"SetPageUptodate\");",
+                "        }",
+                "        Barriers.barrier(\"SetPageUptodate\");",
+                "    }",
+                "",
+                "    /** mm/filemap.c: {@code unlock_page()} (v5.10). */",
+                "    public static void unlockPage() {",
+                "        Barriers.toString();",
+                "    }",
+                "}",
+                ""));
+        KernelIndex k = KernelIndex.scan(dir);
+        assertEquals(List.of("smp_mb__after_atomic()"), k.byKernelName("end_page_writeback").get(0).barriers(),
+                "once, and not another class's smpWmb");
+        assertEquals(List.of("smp_wmb()", "barrier()"), k.byKernelName("SetPageUptodate").get(0).barriers(),
+                "in source order, qualified or not");
+        assertEquals(List.of(), k.byKernelName("unlock_page").get(0).barriers(), "a Barriers method that is no barrier");
+        assertEquals(List.of(), k.byJavaName("kmodel.x.Fake").stream().filter(e -> e.member().isEmpty())
+                .findFirst().orElseThrow().barriers(), "a class lists none of its own");
+    }
 }

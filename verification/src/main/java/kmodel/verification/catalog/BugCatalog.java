@@ -77,10 +77,21 @@ public final class BugCatalog {
                 "page-lock-killable", ViolationKind.MISSED_WAKEUP,
                 "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
                 "the waker takes the bit for a hand-off waiter but does not set WQ_FLAG_DONE", MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
-        b.add(bug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
+        /*
+         * Found as use-after-free of P0 on writeback-free-reuse while pages were freed objects. A
+         * struct page is never freed: the belated wake-up reaches the page's next incarnation, and
+         * what that does is the BUG_ON(PageWriteback) of the commit's title, given the single if
+         * in wait_on_page_writeback() that the kernels with this bug had (c2407cf7d22d is v5.11).
+         */
+        b.add(new CatalogBug(FilemapBugs.END_WRITEBACK_NO_PAGE_REF,
                 "undoes 073861ed77b6 (\"mm: fix VM_BUG_ON(PageTail) and BUG_ON(PageWriteback)\"), v5.10-rc6",
-                "writeback-free-reuse", ViolationKind.USE_AFTER_FREE, "page P0 touched after it was freed",
-                "end_page_writeback wakes waiters without holding a page reference; truncation frees the page first"));
+                "writeback-reuse-rewrite", ViolationKind.BUG_ON, "write_cache_pages: BUG_ON(PageWriteback(",
+                "end_page_writeback wakes without a page reference; the page is freed, reused and under writeback again, its waiter woken early",
+                ImmutableMap.of(), ImmutableList.of(FilemapBugs.WAIT_ON_PAGE_WRITEBACK_ONCE)));
+        b.add(bug(FilemapBugs.PAGE_ENDIO_UNLOCK_FIRST,
+                "mutation of page_endio() (mm/filemap.c, v5.10): unlock_page() before SetPageUptodate()",
+                "read-truncate-reuse", ViolationKind.PAGE_FLAGS_CORRUPTED, "page_endio through a stale pointer to P0 set PG_uptodate",
+                "the read completion marks the page uptodate after unlocking it; truncation has freed it and a read reused it"));
         b.add(bug(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK,
                 "mutation of __add_to_page_cache_locked()'s -EEXIST path (v5.10)", "read-same-page",
                 ViolationKind.REF_LEAK, "page P0 holds 1 reference(s) at the end",
@@ -125,7 +136,7 @@ public final class BugCatalog {
                 "a tag waiter queues without atomic_inc(&ws_active): sbq_wake_ptr() sees no waiters and frees wake nobody"));
         b.add(bug(BtrfsBugs.PAGEPOOL_DOUBLE_RELEASE,
                 "mutation of seed 000's pagepool loop (67c9684f48ea): the losing page released twice", "btrfs-2-readers-1page",
-                ViolationKind.DOUBLE_RELEASE, "on a freed page",
+                ViolationKind.DOUBLE_RELEASE, "on a free page",
                 "the add_to_page_cache_lru() failure path releases the page and the loop's tail releases it again",
                 BtrfsOptions.BTRFS_READPAGES, BtrfsOptions.READPAGES_PAGEPOOL));
         b.add(bug(BtrfsBugs.PAGEPOOL_LEAK,
@@ -176,9 +187,59 @@ public final class BugCatalog {
         return b.build();
     }
 
-    /** The entry with {@code id}, or null. */
+    private static CatalogBug barrierBug(String id, String origin, String scenario, ViolationKind kind,
+            String signature, String description) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(),
+                CatalogBug.LKMM);
+    }
+
+    private static CatalogBug barrierBug(String id, String origin, String scenario, ViolationKind kind,
+            String signature, String description, KconfigOption opt, long value) {
+        return new CatalogBug(id, origin, scenario, kind, signature, description, ImmutableMap.of(opt, value),
+                CatalogBug.LKMM);
+    }
+
+    /**
+     * The barrier bugs: real historical missing-barrier or wrong-ordering bugs of the modelled
+     * code, each a switch that restores the code before its fix (the barrier left out, or the
+     * weaker ordering), in the function the model has (the origin says where the kernel had it
+     * when that differs). Under sequential consistency, the default memory model, a barrier is a
+     * no-op, so none of them is found: {@code BarrierBugsModelCheck} asserts that. They are found
+     * only under the LKMM ({@code --memory-model lkmm}, issue 20); each entry names the scenario
+     * that reaches the site and the kind the checker should report there. Not part of
+     * {@link #all()}, whose every entry the sequentially consistent search must find.
+     */
+    public static List<CatalogBug> barrierBugs() {
+        ImmutableList.Builder<CatalogBug> b = ImmutableList.builder();
+        b.add(barrierBug(BlockBugs.SBQ_CLEAR_NO_MB_AFTER_ATOMIC,
+                "undoes c38d185d4af1 (\"blk-mq: Fix a race between bt_clear_tag() and bt_get()\"), v3.19-rc (3.18.3): in sbitmap_queue_clear() (v5.10)",
+                "tag-waiters", ViolationKind.MISSED_WAKEUP, "waiting on a request tag of",
+                "the freed tag and the waiter's queueing are both missed: no smp_mb__after_atomic() between set_bit() and the ws_active/waitqueue_active() look"));
+        b.add(barrierBug(FilemapBugs.PAGE_UPTODATE_NO_BARRIERS,
+                "undoes 0ed361dec369 (\"mm: fix PageUptodate data race\"), after v2.6.24: SetPageUptodate()/PageUptodate() (v5.10)",
+                "read-same-page", ViolationKind.DATA_CORRUPTION, "of sda read as",
+                "a reader sees PG_uptodate before the page's contents: no smp_wmb() in SetPageUptodate(), no smp_rmb() in PageUptodate()"));
+        b.add(barrierBug(IoUringBugs.CQ_EV_POSTED_NO_MB,
+                "the bug c57a91fb1ccf (\"io_uring: fix missing mb() before waitqueue_active\", v5.15-rc1) fixed in io_cqring_ev_posted_iopoll(), in io_cqring_ev_posted() (v5.10)",
+                "uring-read-nonowait-dev", ViolationKind.MISSED_WAKEUP, "(io_cqring_wait)",
+                "the CQ tail published by an io-wq worker and the waiter's queueing are both missed: no smp_mb() before waitqueue_active(&ctx->wait)"));
+        b.add(barrierBug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL,
+                "undoes c6fe44d96fc1 (\"list: add \"list_del_init_careful()\" to go with \"list_empty_careful()\"\"), v5.8: 2a9127fcf229's wake_page_function()/finish_wait()",
+                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
+                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
+                "a killed locker finds its entry unlinked and reads wait->flags unordered: it misses WQ_FLAG_DONE, returns -EINTR and never unlocks the page handed to it",
+                MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
+        return b.build();
+    }
+
+    /** The entry with {@code id} in {@link #all()} or {@link #barrierBugs()}, or null. */
     public static CatalogBug find(String id) {
         for (CatalogBug b : all()) {
+            if (b.id().equals(id)) {
+                return b;
+            }
+        }
+        for (CatalogBug b : barrierBugs()) {
             if (b.id().equals(id)) {
                 return b;
             }

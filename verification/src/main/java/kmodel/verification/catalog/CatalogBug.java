@@ -1,6 +1,8 @@
 package kmodel.verification.catalog;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import java.util.List;
 import java.util.Map;
 import kmodel.kernel.Kconfig;
 import kmodel.kernel.KconfigOption;
@@ -18,9 +20,27 @@ public final class CatalogBug {
     private final String signature;
     private final String description;
     private final ImmutableMap<KconfigOption, Long> implies;
+    private final String memoryModel;
+    private final ImmutableList<String> impliesBugs;
 
     CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
             ImmutableMap<KconfigOption, Long> implies) {
+        this(id, origin, scenario, kind, signature, description, implies, ImmutableList.of(), SC);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, String memoryModel) {
+        this(id, origin, scenario, kind, signature, description, implies, ImmutableList.of(), memoryModel);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, ImmutableList<String> impliesBugs) {
+        this(id, origin, scenario, kind, signature, description, implies, impliesBugs, SC);
+    }
+
+    CatalogBug(String id, String origin, String scenario, ViolationKind kind, String signature, String description,
+            ImmutableMap<KconfigOption, Long> implies, ImmutableList<String> impliesBugs, String memoryModel) {
+        this.impliesBugs = impliesBugs;
         this.id = id;
         this.origin = origin;
         this.scenario = scenario;
@@ -28,6 +48,22 @@ public final class CatalogBug {
         this.signature = signature;
         this.description = description;
         this.implies = implies;
+        this.memoryModel = memoryModel;
+    }
+
+    /** {@link #memoryModel()} of a bug the sequentially consistent search finds. */
+    public static final String SC = "sc";
+    /** {@link #memoryModel()} of a barrier bug: found only under the LKMM. */
+    public static final String LKMM = "lkmm";
+
+    /**
+     * The memory model under which the checker finds this bug: {@link #SC} for every entry of
+     * {@link BugCatalog#all()}; {@link #LKMM} for the barrier bugs of
+     * {@link BugCatalog#barrierBugs()}, whose switch removes a barrier or weakens an ordering and
+     * so changes nothing under sequential consistency.
+     */
+    public String memoryModel() {
+        return memoryModel;
     }
 
     /** The id used with {@code --bug}. */
@@ -70,7 +106,16 @@ public final class CatalogBug {
     }
 
     /**
-     * {@code base} with the options this bug {@link #implies()}, but without the bug itself: the
+     * Other catalog bugs the kernels this bug lived in had too, switched in with it (e.g. v5.10.0's
+     * single {@code if} in {@code wait_on_page_writeback()} for a bug fixed before v5.10).
+     */
+    public List<String> impliesBugs() {
+        return impliesBugs;
+    }
+
+    /**
+     * {@code base} with the options this bug {@link #implies()} and the bugs it
+     * {@linkplain #impliesBugs() implies}, but without the bug itself: the
      * configuration a test runs to show that the settings alone pass, so that a violation found
      * with the bug can only come from the bug.
      */
@@ -78,6 +123,9 @@ public final class CatalogBug {
         Kconfig c = base;
         for (Map.Entry<KconfigOption, Long> e : implies.entrySet()) {
             c = c.with(e.getKey(), e.getValue());
+        }
+        for (String b : impliesBugs) {
+            c = c.withBug(b);
         }
         return c;
     }

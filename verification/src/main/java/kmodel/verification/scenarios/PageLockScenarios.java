@@ -44,6 +44,7 @@ public final class PageLockScenarios {
      * killed lockers (docs/findings/killed-locker-strands-waiter.md); not run by default.
      */
     public static void registerLarge(ScenarioSet r) {
+        r.register(writebackReuseRewrite());
         r.register(crowd());
         r.register(killableStealer());
         r.register(killableThree());
@@ -352,6 +353,90 @@ public final class PageLockScenarios {
                 .setup(ReuseWorld::new)
                 .task("waiter", ReuseWorld::waiter)
                 .task("truncate", ReuseWorld::truncater)
+                .tasks((w, s) -> s.irq("end_io", () -> Filemap.endPageWriteback(w.page)))
+                .atEnd(w -> w.file.check())
+                .outcome(w -> "reused=" + w.reused)
+                .build();
+    }
+
+    // ------------------------------------------------------------------ writeback-reuse-rewrite
+
+    /**
+     * 073861ed77b6's message, in Matthew Wilcox's words: writeback ends ({@code thread A}:
+     * {@code test_clear_page_writeback()}), truncation deletes and frees the page, the page is
+     * reallocated, added to the page cache and written back again, and {@code thread C}, waiting
+     * for that writeback, is woken by A's belated {@code wake_up_page(page, PG_writeback)}.
+     */
+    static final class RewriteWorld {
+        final CachedFile file = new CachedFile("file", 1);
+        final Page page = file.pages[0];
+        String reused = "no";
+
+        RewriteWorld() {
+            Filemap.setPageWriteback(page);
+        }
+
+        /**
+         * Thread B: mm/truncate.c, in short (lock, wait for writeback, delete, unlock, put), then
+         * the index refilled and written back: a new page, locked, under writeback, unlocked, and
+         * its writeback ended.
+         */
+        void truncateAndRewrite() {
+            Page p = PageCache.findLockPage(file.mapping, 0);
+            Filemap.waitOnPageWriteback(p);
+            PageCache.deleteFromPageCache(p);
+            Filemap.unlockPage(p);
+            Page.putPage(p);
+            Page fresh = PageCache.pageCacheAlloc(file.mapping);
+            if (fresh == page) {
+                reused = "yes";
+            }
+            PageCache.addToPageCacheLru(fresh, file.mapping, 0);
+            PageFlags.SetPageUptodate(fresh);
+            Filemap.setPageWriteback(fresh);
+            Filemap.unlockPage(fresh);
+            Filemap.endPageWriteback(fresh);
+            Page.putPage(fresh);
+        }
+
+        /**
+         * Thread C: mm/page-writeback.c {@code write_cache_pages()}' data-integrity wait on the
+         * page it finds: lock it, {@code wait_on_page_writeback()}, then
+         * {@code BUG_ON(PageWriteback(page))}.
+         */
+        void syncer() {
+            Page p = PageCache.findGetPage(file.mapping, 0);
+            if (p == null) {
+                return;
+            }
+            Filemap.lockPage(p);
+            if (p.mapping == file.mapping) {
+                Filemap.waitOnPageWriteback(p);
+                if (PageFlags.PageWriteback(p)) {
+                    Kernel.BUG_ON(true, "write_cache_pages: BUG_ON(PageWriteback(" + p.describe() + "))");
+                }
+            }
+            Filemap.unlockPage(p);
+            Page.putPage(p);
+        }
+    }
+
+    /**
+     * {@code writeback-reuse-rewrite}: the sequence 073861ed77b6's message gives for a
+     * writeback completion that wakes without a page reference. With the reference
+     * (v5.10-rc6 on) the page cannot be freed before the wake-up; without it (bug
+     * {@code end-writeback-no-page-ref}) the wake-up reaches the page's next incarnation, whose
+     * writeback waiter sees a spurious wake-up: harmless with c2407cf7d22d's loop, the
+     * {@code BUG_ON(PageWriteback)} of the commit's title with v5.10.0's single {@code if}
+     * (which the bug implies, as the kernels it lived in had it). Large: not run by default.
+     */
+    static Scenario<RewriteWorld> writebackReuseRewrite() {
+        return Scenario.<RewriteWorld>named("writeback-reuse-rewrite",
+                "writeback ends, truncation frees the page, it is reused and written back while a syncer waits on it")
+                .set(MmOptions.PAGE_WAIT_TABLE_SIZE, 1)
+                .setup(RewriteWorld::new)
+                .task("truncate", RewriteWorld::truncateAndRewrite)
+                .task("syncer", RewriteWorld::syncer)
                 .tasks((w, s) -> s.irq("end_io", () -> Filemap.endPageWriteback(w.page)))
                 .atEnd(w -> w.file.check())
                 .outcome(w -> "reused=" + w.reused)

@@ -33,6 +33,7 @@ public final class ReadScenarios {
      * take hundreds of thousands of executions): {@code kmodel check} runs them only when named.
      */
     public static void registerLarge(ScenarioSet r) {
+        r.register(readTruncateReuse());
         r.register(nowaitAgainReread("nowait-again-reread", Reread.SYNC));
         r.register(nowaitAgainReread("nowait-again-reread-nowait", Reread.NOWAIT));
         r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
@@ -44,6 +45,28 @@ public final class ReadScenarios {
      */
     public static void registerFindings(ScenarioSet r) {
         r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
+        r.register(waitqReadpageAfterReadError());
+    }
+
+    /**
+     * {@code finding-waitq-readpage-after-read-error}: the finding's {@code ->readpage} path as
+     * v5.10 itself reaches it (no seed patch 01): page 0 is cached not uptodate, as a transient
+     * read error leaves it ({@link ReadWorld#cachedNotUptodate}), so the IOCB_WAITQ read finds the
+     * page (no read-ahead), waits for nothing, takes the lock with {@code lock_page_async()} and
+     * calls {@code ->readpage}; its plain {@code READ} bio sleeps in {@code blk_mq_get_tag()} when
+     * {@code io}'s read of page 1 holds the one tag (v5.10 mm/filemap.c
+     * {@code generic_file_buffered_read()}; ended by 33a0f5c6b34f, v5.12).
+     */
+    static Scenario<ReadWorld> waitqReadpageAfterReadError() {
+        return Scenario.<ReadWorld>named("finding-waitq-readpage-after-read-error",
+                "an IOCB_WAITQ read of a page a failed read left not uptodate calls ->readpage while a read(2) "
+                + "of another page holds the one request tag")
+                .setup(() -> new ReadWorld(2, 1, 1).cachedNotUptodate(0))
+                .task("io", w -> w.read(PAGE, PAGE, 0))
+                .task("r", w -> w.readAsync("r", 0, PAGE))
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
     }
 
     /** How the second read of a page left not uptodate is issued. */
@@ -171,6 +194,31 @@ public final class ReadScenarios {
                 .atEnd(ReadWorld::check)
                 .outcome(ReadWorld::outcome)
                 .build();
+    }
+
+    /** The recipe of {@link #readTruncateReuse()}. */
+    static final String READ_TRUNCATE_REUSE = "pages=2 table=1 walk=64 ra=0 cached=- wb=- fail=- t0=read(0),read(1) t1=trunc(0),read(1)";
+
+    /**
+     * {@code read-truncate-reuse}: truncation races a read's completion, and the freed page is
+     * reused. {@code t0} reads page 0, then page 1; {@code t1} truncates page 0, then reads page
+     * 1. The read bio's {@code unlock_page()} holds no page reference, so between its
+     * {@code clear_bit_unlock_is_negative_byte()} and the end of {@code wake_up_page_bit()} the
+     * reader may take its bytes and drop its reference, {@code t1}'s truncation may lock, delete,
+     * unlock and free the page, and a read (of page 1, or of page 0 again) may take the same
+     * {@code struct page} from the allocator while the completion's wake-up is still to walk its
+     * queue. In the kernel that walk is harmless ({@code wake_page_match()}
+     * compares the page, so the new owner's waiters see at most a spurious wake-up, and
+     * {@code ClearPageWaiters()} is skipped while one is queued); the scenario checks that the
+     * model says so (the swarm's recipe, kept by name; it was the swarm finding that reported a
+     * use-after-free while pages were freed objects). Bug {@code page-endio-unlock-first} breaks
+     * it. Large: about 2,000 executions at preemption bound 1 (the swarm's {@code nowait(0)} form of it
+     * stops at the merged v5.10 read-ahead's sleep for a request tag first when broken).
+     */
+    static Scenario<SwarmScenarios.SwarmWorld> readTruncateReuse() {
+        return SwarmScenarios.scenario("read-truncate-reuse",
+                "truncation frees a page between its read completion's unlock and wake-up; reads reuse the struct page",
+                SwarmRecipe.parse(READ_TRUNCATE_REUSE));
     }
 
     /**

@@ -46,7 +46,12 @@ public final class SwarmScenarios {
 
     /** The scenario of {@code recipe}, named {@code swarm:<recipe>}. */
     public static Scenario<SwarmWorld> scenario(SwarmRecipe recipe) {
-        Scenario.Builder<SwarmWorld> b = Scenario.<SwarmWorld>named(PREFIX + recipe, "swarm recipe")
+        return scenario(PREFIX + recipe, "swarm recipe", recipe);
+    }
+
+    /** The scenario of {@code recipe} registered under a name of its own (a recipe kept as a standard scenario). */
+    public static Scenario<SwarmWorld> scenario(String name, String description, SwarmRecipe recipe) {
+        Scenario.Builder<SwarmWorld> b = Scenario.<SwarmWorld>named(name, description)
                 .set(MmOptions.PAGE_WAIT_TABLE_SIZE, recipe.table())
                 .set(KernelOptions.WAITQUEUE_WALK_BREAK_CNT, recipe.walk());
         if (recipe.hasKill()) {
@@ -112,6 +117,22 @@ public final class SwarmScenarios {
             tasks = new Task[recipe.tasks().size()];
             for (int i = 0; i < tasks.length; i++) {
                 results.add(new ArrayList<>());
+            }
+            /*
+             * javac compiles step()'s switch on the operation's kind to a table filled by a
+             * synthetic class's static initializer, which runs once per JVM, in whichever
+             * execution first switches (DESIGN.md: keep static initializers out of tasks). Here,
+             * in the set-up, it runs before any task (the footprint audit saw it as a task's write).
+             */
+            switchTableBuilt(SwarmOp.Kind.LOCK);
+        }
+
+        private static boolean switchTableBuilt(SwarmOp.Kind k) {
+            switch (k) {
+                case LOCK:
+                    return true;
+                default:
+                    return false;
             }
         }
 

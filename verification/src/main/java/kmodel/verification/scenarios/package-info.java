@@ -10,10 +10,12 @@
  * from the model's own operations; {@code SwarmScenarios} turns it into a scenario named
  * {@code swarm:<recipe>} over the read world, which {@code ScenarioRegistry} rebuilds from the
  * name (replay tokens). Recipes are well-formed by construction, so a clean model passes them.
- * The generator keeps truncation apart from reads: together they find a use-after-free (a read's
- * bio completion calls {@code unlock_page()} without a page reference, and truncation frees the
- * page before the completion's {@code wake_up_page_bit()}), reported in the README and not yet
- * settled.
+ * The generator draws truncation together with reads: a read's bio completion calls
+ * {@code unlock_page()} without a page reference, so truncation may free the page before the
+ * completion's {@code wake_up_page_bit()}, and a later allocation may reuse it. The struct page
+ * is never freed, so that late walk is checked for what it does (a spurious wake-up of the new
+ * owner's waiters, which is no violation; a flag changed under the new owner would be
+ * {@code page-flags-corrupted}): {@code read-truncate-reuse} keeps one such recipe by name.
  *
  * <h2>Harnesses standing in for later modules</h2>
  * Until {@code io-uring} exists, an IOCB_WAITQ read is issued by {@code ReadWorld.readAsync}:

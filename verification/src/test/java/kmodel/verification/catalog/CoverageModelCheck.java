@@ -43,6 +43,8 @@ class CoverageModelCheck {
             Map.entry("uring-random-reads", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
             Map.entry("uring-read-nonowait-dev", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("waitq-spanning-read", pair(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP)),
+            // named by end-writeback-no-page-ref until a struct page was never freed (that bug's effect is on writeback-reuse-rewrite now)
+            Map.entry("writeback-free-reuse", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("waitq-spanning-read-nora", pair(FilemapBugs.ASYNC_WAIT_CHECK_BEFORE_ADD, ViolationKind.MISSED_WAKEUP)),
             Map.entry("read-error", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("page-lock-stealer", pair(FilemapBugs.WAKE_PAGE_MATCH_NOT_SET, ViolationKind.MISSED_WAKEUP)),

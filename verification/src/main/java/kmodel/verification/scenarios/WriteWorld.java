@@ -261,6 +261,12 @@ final class WriteWorld {
         result("truncate=" + pages);
     }
 
+    /** {@code truncate(2)} to {@code bytes} bytes, which may end inside a page (a partial page). */
+    void truncateBytes(long bytes) {
+        bf.truncate(bytes);
+        result("truncate=" + bytes + "B");
+    }
+
     /**
      * End-of-run checks: the page cache's invariants and references, no page locked, dirty
      * without its mark, or still under writeback; every request tag free; the wait table sane;
@@ -286,6 +292,17 @@ final class WriteWorld {
                 Kernel.fail(ViolationKind.BUG_ON, p.describe() + " is dirty without PAGECACHE_TAG_DIRTY");
             }
             if ((f & (1L << PageFlags.PG_uptodate)) == 0) {
+                continue;
+            }
+            long pos = p.index << PAGE_SHIFT;
+            if (pos < size && size < pos + PAGE_SIZE) {
+                /* i_size ends inside this page: only its bytes before i_size are the file's */
+                int n = (int) (size - pos);
+                byte[] disk = new byte[PAGE_SIZE];
+                bdev.disk.copyOut(pos, disk, 0, PAGE_SIZE);
+                if (!dirty && !Arrays.equals(p.data, 0, n, disk, 0, n)) {
+                    Kernel.fail(ViolationKind.DATA_CORRUPTION, "clean " + p.describe() + " differs from the device before i_size " + size);
+                }
                 continue;
             }
             String v = version(p.index, p.data, 0);

@@ -56,7 +56,7 @@ def module_of(pkg):
 VERSIONED = re.compile(r"V\d{2,3}$")
 
 
-ASSERTION = re.compile(r"^(?:if \(.*\) \{ )?(?:Kernel\.)?(?:BUG_ON|WARN_ON|WARN_ON_ONCE|VM_BUG_ON_PAGE|VM_BUG_ON|fail|lockdepAssert\w*)\(")
+ASSERTION = re.compile(r"^(?:if \(!?)?(?:\w+\.)?(?:BUG_ON|WARN_ON|WARN_ON_ONCE|VM_BUG_ON_PAGE|VM_BUG_ON|fail|lockdepAssert\w*)\(")
 
 
 def hint(method, text, called):

@@ -33,7 +33,7 @@ class CoverageReasonsTest {
     static final Pattern FUNCTION = Pattern.compile("^\\s*\\d+/\\d+\\s+\\S+\\s+.*\\((\\S+#\\S+)\\)$");
     static final Pattern LINE = Pattern.compile("^\\s+(\\S+:\\d+)\\s+\\d+/\\d+ unreached\\s+\\[(.*)\\]  (.*)$");
     static final Pattern ASSERTION = Pattern.compile(
-            "^(?:if \\(.*\\) \\{ )?(?:Kernel\\.)?(?:BUG_ON|WARN_ON|WARN_ON_ONCE|VM_BUG_ON_PAGE|VM_BUG_ON|fail|lockdepAssert\\w*)\\(");
+            "^(?:if \\(!?)?(?:\\w+\\.)?(?:BUG_ON|WARN_ON|WARN_ON_ONCE|VM_BUG_ON_PAGE|VM_BUG_ON|fail|lockdepAssert\\w*)\\(");
     static final String FORMS = "reached under a switch form";
 
     /** One entry of the reasons file. */

@@ -256,7 +256,7 @@ public final class ReadScenarios {
      * pages 0-3 cached before it: context read-ahead from the cached history). Only the disk's
      * completions race it. This is {@code ondemand_readahead()}'s heuristics (mm/readahead.c,
      * v5.10); the bytes and the read-count contract are checked. Within preemption bound 1 by
-     * default (bound 3 took 781,167 executions, two minutes on a loaded machine).
+     * default (bound 3 took 781,167 executions with two request tags).
      */
     static Scenario<ReadWorld> readStream() {
         return Scenario.<ReadWorld>named("read-stream",

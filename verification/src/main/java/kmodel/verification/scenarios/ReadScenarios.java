@@ -46,6 +46,7 @@ public final class ReadScenarios {
      */
     public static void registerFindings(ScenarioSet r) {
         r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
+        r.register(rwfNowaitReturnsZero());
     }
 
     /** How the second read of a page left not uptodate is issued. */
@@ -268,6 +269,34 @@ public final class ReadScenarios {
                     w.read(PAGE, PAGE, 0);
                     w.read(5 * PAGE, PAGE, 0);
                     w.read(2 * PAGE, 3 * PAGE, 0);
+                })
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code finding-rwf-nowait-returns-zero}: a known v5.9/v5.10 bug the read-count contract finds
+     * on its own. {@code read(2)} of page 0 with read-ahead on (2 pages) leaves page 1 cached and
+     * marked {@code PG_readahead}; {@code preadv2(RWF_NOWAIT)} of page 1 then returns 0, end of
+     * file, in a file of three pages, in one execution. From v5.9 {@code RWF_NOWAIT} implies
+     * {@code IOCB_NOIO} (efa8480a8316), whose exit at a {@code PG_readahead} page in
+     * {@code generic_file_buffered_read()} is {@code put_page(page); goto out;} with no error set
+     * (41da51bce36f, v5.8), so the call returns {@code written ?: error}, 0. Reported on
+     * linux-fsdevel in 2021 from tokio-rs/tokio issue 3803 ({@code preadv2(..., RWF_NOWAIT) = 0}
+     * at offset 4096 of a larger file, "present in Linux 5.9 and 5.10", bisected to efa8480a831
+     * and fixed incidentally in 5.11 by 06c0444290, "mm/filemap.c: generic_file_buffered_read()
+     * now uses find_get_pages_contig", which returns {@code -EAGAIN} there); man-pages then
+     * documented that {@code RWF_NOWAIT} may return 0 before end of file. A finding scenario:
+     * it fails on the default configuration on purpose.
+     */
+    static Scenario<ReadWorld> rwfNowaitReturnsZero() {
+        return Scenario.<ReadWorld>named("finding-rwf-nowait-returns-zero",
+                "v5.9/v5.10: preadv2(RWF_NOWAIT) of a cached PG_readahead page returns 0 before end of file (efa8480a8316)")
+                .setup(() -> new ReadWorld(3, 2, 2))
+                .task("reader", w -> {
+                    w.read(0, PAGE, 0);
+                    w.preadv2Nowait(PAGE, PAGE);
                 })
                 .atEnd(ReadWorld::check)
                 .outcome(ReadWorld::outcome)

@@ -27,6 +27,7 @@ public final class WriteScenarios {
         r.register(truncateWriteback());
         r.register(truncateWritebackPinned());
         r.register(writeTwoWriters());
+        r.register(readEofPartial());
     }
 
     /** Registers the larger write-path scenarios (not run by default). */
@@ -354,6 +355,32 @@ public final class WriteScenarios {
                                 "page 1 was dropped by a truncation that ends inside it");
                     }
                 })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code read-eof-partial}: a file of one and a half pages on a block device (read-ahead 2
+     * pages): one reader reads 8 KiB from 0 (6,144 bytes: the copy stops at {@code i_size} inside
+     * page 1), 4 KiB from 6,144 (0: at end of file, inside the last page) and 4 KiB from 8,192
+     * (0: past the last page), while a second reader reads 4 KiB from 4,096 (2,048 bytes) and
+     * the disk completes the read-ahead (the two may race to add page 1 to the cache). The
+     * read-count contract (a short count only at {@code i_size}) and the bytes are checked, and at
+     * the end the partial page's bytes before {@code i_size} are the device's. Within preemption
+     * bound 1 by default.
+     */
+    static Scenario<WriteWorld> readEofPartial() {
+        return Scenario.<WriteWorld>named("read-eof-partial",
+                "two readers read a file that ends inside its second page: across, at and past end of file")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, PAGE_SIZE + PAGE_SIZE / 2L, 2))
+                .task("reader", w -> {
+                    w.readBytes(0, 2 * PAGE_SIZE);
+                    w.readBytes(PAGE_SIZE + PAGE_SIZE / 2, PAGE_SIZE);
+                    w.readBytes(2 * PAGE_SIZE, PAGE_SIZE);
+                })
+                .task("r2", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .atEnd(WriteWorld::check)
                 .outcome(WriteWorld::outcome)
                 .build();
     }

@@ -73,8 +73,13 @@ final class WriteWorld {
 
     /** A file of {@code filePages} pages on a device of {@code diskPages}, read-ahead {@code ra}. */
     WriteWorld(int diskPages, int filePages, int ra) {
+        this(diskPages, (long) filePages << PAGE_SHIFT, ra);
+    }
+
+    /** A file of {@code fileBytes} bytes (it may end inside a page) on a device of {@code diskPages}, read-ahead {@code ra}. */
+    WriteWorld(int diskPages, long fileBytes, int ra) {
         bdev = Bdev.create(diskPages, 2, ra);
-        bf = BlockFile.create(bdev, "file", (long) filePages << PAGE_SHIFT);
+        bf = BlockFile.create(bdev, "file", fileBytes);
         file = bf.open();
         initial = new byte[diskPages][PAGE_SIZE];
         committed = new String[diskPages];
@@ -190,6 +195,24 @@ final class WriteWorld {
             got.add(v);
         }
         result("r=" + (got.isEmpty() ? "-" : Texts.join(",", got)));
+        return ret;
+    }
+
+    /**
+     * {@code read(2)} of {@code len} bytes at byte {@code pos}, for a file that may end inside a
+     * page: the read-count contract, and each byte returned is the device's. Returns the count.
+     */
+    long readBytes(long pos, int len) {
+        IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // a read of i_size, reported (footprint audit)
+        long size = file.fInode.iSize.plain();
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        kmodel.sim.world.Contracts.readCount("read", file, pos, len, 0, ret, size, p -> false);
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        result("r" + pos + "=" + Errno.name(ret));
         return ret;
     }
 

@@ -53,7 +53,8 @@ class CoverageModelCheck {
             Map.entry("write-read-writeback", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("btrfs-dio-raid0-write", pair(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT, ViolationKind.USE_AFTER_FREE)),
             Map.entry("preadv2-nowait", pair(FilemapBugs.NOWAIT_WAITS_FOR_PAGE, ViolationKind.BLOCKED_IN_NOWAIT)),
-            Map.entry("write-two-writers", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP))));
+            Map.entry("write-two-writers", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("read-eof-partial", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK))));
 
     /** Large scenario no catalog entry names -> a catalog bug that makes it fail, and the kind it fails with. */
     static final Map<String, Object[]> LARGE = new TreeMap<>(Map.ofEntries(

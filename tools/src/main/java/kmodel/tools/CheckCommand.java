@@ -279,7 +279,13 @@ final class CheckCommand implements Callable<Integer> {
                 selected.addAll(ScenarioRegistry.standard().all());
             } else {
                 for (String name : new LinkedHashSet<>(scenarios)) {
-                    selected.add(registry.get(name));
+                    try {
+                        selected.add(registry.get(name));
+                    } catch (IllegalArgumentException e) {
+                        // a bad swarm:<recipe> names the recipe's fault, not where it was given
+                        String m = e.getMessage();
+                        throw new IllegalArgumentException(m != null && m.startsWith("swarm recipe") ? "--scenario: " + m : m);
+                    }
                 }
             }
         } catch (IllegalArgumentException e) {

@@ -142,6 +142,6 @@ class SwarmCliTest {
             assertTrue(r.err.split("\n").length <= 2, r::toString);
             assertEquals("", r.out, r::toString);
         }
-        assertTrue(kmodel("check", "--scenario", "swarm:junk").err.startsWith("kmodel: swarm recipe: "));
+        assertTrue(kmodel("check", "--scenario", "swarm:junk").err.startsWith("kmodel: --scenario: swarm recipe: "));
     }
 }

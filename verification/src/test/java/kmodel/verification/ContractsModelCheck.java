@@ -132,6 +132,23 @@ class ContractsModelCheck {
         assertFails(r, ViolationKind.BLOCKED_IN_NOWAIT, "inside a section told not to (preadv2(RWF_NOWAIT): v5.9+, efa8480a8316)");
     }
 
+    /**
+     * read-count finds a known v5.9/v5.10 bug on its own (finding-rwf-nowait-returns-zero, in
+     * ReadScenarios): {@code preadv2(RWF_NOWAIT)} of a cached page marked {@code PG_readahead}
+     * returns 0 before end of file ({@code IOCB_NOIO}'s {@code goto out} with no error set); with
+     * {@code READAHEAD_NOWAIT=n} (before v5.9: {@code RWF_NOWAIT} without {@code IOCB_NOIO}) the
+     * same read returns the page (within preemption bound 2).
+     */
+    @Test
+    void preadv2NowaitOfAReadaheadMarkedPageReturnsZeroInV510() {
+        Scenario<?> s = REG.get("finding-rwf-nowait-returns-zero");
+        assertFails(run(s, List.of(), List.of()), ViolationKind.WRONG_RESULT,
+                "contract read-count: preadv2(4096, 4096, RWF_NOWAIT) = 0: 0 (end of file) with 4096 bytes before i_size 12288");
+        CheckResult before = ModelCheck.exhaustive(s).config(KconfigTable.build(List.of("READAHEAD_NOWAIT=n"), List.of()))
+                .preemptions(2).run();
+        assertTrue(before.passed() && before.complete(), before.summaryLine());
+    }
+
     /** A one-page io_uring read of an uncached page of a block device, the file changed by {@code breakFile}. */
     private static Scenario<UringWorld> uringRead(String name, boolean dropRasync, java.util.function.Consumer<UringWorld> after) {
         return Scenario.<UringWorld>named(name, "test-only break of an io_uring contract")

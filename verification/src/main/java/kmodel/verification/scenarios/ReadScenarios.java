@@ -26,6 +26,7 @@ public final class ReadScenarios {
         r.register(waitqSpanning("waitq-spanning-read-nora", 0));
         r.register(nowaitReadahead());
         r.register(readError());
+        r.register(preadv2Nowait());
     }
 
     /**
@@ -37,6 +38,7 @@ public final class ReadScenarios {
         r.register(nowaitAgainReread("nowait-again-reread", Reread.SYNC));
         r.register(nowaitAgainReread("nowait-again-reread-nowait", Reread.NOWAIT));
         r.register(readErrorReread("read-error-reread-nowait", Reread.NOWAIT));
+        r.register(readStream());
     }
 
     /**
@@ -46,6 +48,7 @@ public final class ReadScenarios {
     public static void registerFindings(ScenarioSet r) {
         r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
         r.register(waitqReadpageAfterReadError());
+        r.register(rwfNowaitReturnsZero());
     }
 
     /**
@@ -259,6 +262,90 @@ public final class ReadScenarios {
                     w.read(PAGE, PAGE, 0);
                 })
                 .task("r0", w -> w.read(0, PAGE, 0))
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code preadv2-nowait}: {@code preadv2(RWF_NOWAIT)} (from v5.9 {@code IOCB_NOWAIT|IOCB_NOIO},
+     * efa8480a8316) of the uncached page 1 returns {@code -EAGAIN} without starting read-ahead
+     * (the {@code IOCB_NOIO} exit at {@code find_page}), or its bytes if the racing
+     * {@code read(2)} has read it; then of the cached page 0 and page 1 it returns page 0's bytes
+     * only (the short read {@code RWF_NOWAIT} allows) or both, or finds page 1 present but locked
+     * and not uptodate, under the racing read (the {@code would_block} exit of
+     * {@code !PageUptodate}). Read-ahead is off: with it on, a {@code PG_readahead} page meets
+     * the v5.10 form's {@code IOCB_NOIO} exit {@code goto out}, which returns 0 (see
+     * docs/coverage.md, "Noticed"). Checked: the read-count contract, that the non-blocking
+     * reads never sleep and start no I/O (docs/contracts.md {@code rwf-nowait-no-io}), the bytes.
+     * Within preemption bound 1 by default.
+     */
+    static Scenario<ReadWorld> preadv2Nowait() {
+        return Scenario.<ReadWorld>named("preadv2-nowait",
+                "preadv2(RWF_NOWAIT) of an uncached page, then of a cached page and that one, while a read(2) reads it")
+                .autoBound(1)
+                .setup(() -> new ReadWorld(2, 2, 0).cached(0))
+                .task("nowait", w -> {
+                    w.preadv2Nowait(PAGE, PAGE);
+                    w.preadv2Nowait(0, 2 * PAGE);
+                })
+                .task("sync", w -> w.read(PAGE, PAGE, 0))
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code read-stream}: one reader reads a 6-page file with read-ahead on ({@code ra_pages} 2)
+     * from a device with one request tag (a read-ahead bio may wait for the tag of the one before):
+     * page 0 (the initial window at the start of the file, its second page marked
+     * {@code PG_readahead}), page 1 (the marker: asynchronous read-ahead of the next window, the
+     * expected index of a sequential stream), page 5 (no history before it and not sequential:
+     * a small random read that leaves the window alone), then pages 2-4 (page 4 missing, with
+     * pages 0-3 cached before it: context read-ahead from the cached history). Only the disk's
+     * completions race it. This is {@code ondemand_readahead()}'s heuristics (mm/readahead.c,
+     * v5.10); the bytes and the read-count contract are checked. Within preemption bound 1 by
+     * default (bound 3 took 781,167 executions with two request tags).
+     */
+    static Scenario<ReadWorld> readStream() {
+        return Scenario.<ReadWorld>named("read-stream",
+                "one reader reads a 6-page file: the start, the read-ahead marker, a random page, the cached history (read-ahead 2)")
+                .autoBound(1)
+                .setup(() -> new ReadWorld(6, 1, 2))
+                .task("reader", w -> {
+                    w.read(0, PAGE, 0);
+                    w.read(PAGE, PAGE, 0);
+                    w.read(5 * PAGE, PAGE, 0);
+                    w.read(2 * PAGE, 3 * PAGE, 0);
+                })
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code finding-rwf-nowait-returns-zero}: a known v5.9/v5.10 bug the read-count contract finds
+     * on its own. {@code read(2)} of page 0 with read-ahead on (2 pages) leaves page 1 cached and
+     * marked {@code PG_readahead}; {@code preadv2(RWF_NOWAIT)} of page 1 then returns 0, end of
+     * file, in a file of three pages, in one execution. From v5.9 {@code RWF_NOWAIT} implies
+     * {@code IOCB_NOIO} (efa8480a8316), whose exit at a {@code PG_readahead} page in
+     * {@code generic_file_buffered_read()} is {@code put_page(page); goto out;} with no error set
+     * (41da51bce36f, v5.8), so the call returns {@code written ?: error}, 0. Reported on
+     * linux-fsdevel in 2021 from tokio-rs/tokio issue 3803 ({@code preadv2(..., RWF_NOWAIT) = 0}
+     * at offset 4096 of a larger file, "present in Linux 5.9 and 5.10", bisected to efa8480a831
+     * and fixed incidentally in 5.11 by 06c0444290, "mm/filemap.c: generic_file_buffered_read()
+     * now uses find_get_pages_contig", which returns {@code -EAGAIN} there); man-pages then
+     * documented that {@code RWF_NOWAIT} may return 0 before end of file. A finding scenario:
+     * it fails on the default configuration on purpose.
+     */
+    static Scenario<ReadWorld> rwfNowaitReturnsZero() {
+        return Scenario.<ReadWorld>named("finding-rwf-nowait-returns-zero",
+                "v5.9/v5.10: preadv2(RWF_NOWAIT) of a cached PG_readahead page returns 0 before end of file (efa8480a8316)")
+                .setup(() -> new ReadWorld(3, 2, 2))
+                .task("reader", w -> {
+                    w.read(0, PAGE, 0);
+                    w.preadv2Nowait(PAGE, PAGE);
+                })
                 .atEnd(ReadWorld::check)
                 .outcome(ReadWorld::outcome)
                 .build();

@@ -1,5 +1,7 @@
 package kmodel.verification.scenarios;
 
+import static kmodel.mm.Page.PAGE_SIZE;
+
 import kmodel.mm.Page;
 import kmodel.mm.PageCache;
 import kmodel.mm.PageWriteback;
@@ -24,6 +26,8 @@ public final class WriteScenarios {
         r.register(truncateRead());
         r.register(truncateWriteback());
         r.register(truncateWritebackPinned());
+        r.register(writeTwoWriters());
+        r.register(readEofPartial());
     }
 
     /** Registers the larger write-path scenarios (not run by default). */
@@ -33,6 +37,8 @@ public final class WriteScenarios {
         r.register(writeRedirtyFsync());
         r.register(writeReadWritebackUncached());
         r.register(truncateWriteback2());
+        r.register(writeFlush());
+        r.register(truncatePartial());
     }
 
     /**
@@ -256,6 +262,125 @@ public final class WriteScenarios {
                     w.check();
                     w.expectCache(0, "-");
                 })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code write-flush}: background writeback ({@code filemap_flush()}: {@code WB_SYNC_NONE},
+     * the whole file) of a file whose page 0 is dirty (v1) and whose page 1 is under writeback
+     * (v2, its bio in flight when the run starts) and dirtied again (v3) by the flusher's own
+     * write just before, while the first writeback ends in interrupt context. WB_SYNC_NONE
+     * skips a page under writeback instead of waiting for it ({@code write_cache_pages()}'s
+     * {@code continue_unlock}), so page 1 stays dirty or is written, by when the bio completes;
+     * {@code filemap_fdatawait_range()} then waits for what was started. Checked: the end state
+     * (no page left under writeback or dirty without its tag; a clean page is on the device as
+     * cached), and page 0 on the device as v1. Within preemption bound 1 by default (bound 3:
+     * 295,855 executions).
+     */
+    static Scenario<WriteWorld> writeFlush() {
+        return Scenario.<WriteWorld>named("write-flush",
+                "filemap_flush() (WB_SYNC_NONE) of a dirty page and a redirtied page under writeback, racing its end")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, 2, 0).cached(0, 1).cached(1, 2).writingBack(1))
+                .task("flusher", w -> {
+                    w.write(1, 3);
+                    w.flush();
+                    w.fdatawait();
+                })
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v1");
+                    w.expectDisk(0, "v1");
+                    w.expectCache(1, "v3");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code write-two-writers}: two {@code write(2)}s of the same cached page contend for
+     * {@code i_rwsem} ({@code inode_lock()} in {@code generic_file_write_iter()}): the second
+     * sleeps in {@code rwsem_down_write_slowpath()} and is woken by the first's
+     * {@code up_write()} ({@code rwsem_wake()}); the second writer then starts writeback
+     * ({@code filemap_fdatawrite()}) and waits for it. The page ends with one writer's bytes,
+     * whole (a torn page is {@code data-corruption}). No fsync data check: with two writers,
+     * which version an fsync must find depends on when each write's bytes landed, which the
+     * world's record of returned writes cannot tell. Within preemption bound 1 by default
+     * (bound 3: 179,792 executions).
+     */
+    static Scenario<WriteWorld> writeTwoWriters() {
+        return Scenario.<WriteWorld>named("write-two-writers",
+                "two write(2)s of one cached page contend for i_rwsem")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(1, 1, 0).cached(0, -1))
+                .task("w1", w -> w.write(0, 1))
+                .task("w2", w -> {
+                    w.write(0, 2);
+                    w.fdatawrite();
+                    w.fdatawait();
+                })
+                .atEnd(w -> {
+                    w.check();
+                    String v = w.cacheVersion(0);
+                    if (!v.equals("v1") && !v.equals("v2")) {
+                        kmodel.kernel.Kernel.fail(kmodel.kernel.ViolationKind.DATA_CORRUPTION,
+                                "page 0 is " + v + " in the cache after two whole-page writes of v1 and v2");
+                    }
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-partial}: a file of two cached pages, page 1 dirty (v1), is truncated to
+     * one and a half pages while {@code fsync} writes it back: {@code truncate_inode_pages_range()}
+     * (v5.10) with an unaligned start zeroes the tail of the partial page 1 under its lock, after
+     * waiting for its writeback ({@code partial_start}), and drops no page. Checked: the end state
+     * (a clean page's bytes before {@code i_size} are the device's), page 0 untouched, and that
+     * page 1 stays cached. Within preemption bound 1 by default (bound 3: 237,897 executions).
+     */
+    static Scenario<WriteWorld> truncatePartial() {
+        return Scenario.<WriteWorld>named("truncate-partial",
+                "fsync of a dirty page races a truncation to the middle of it (a partial page)")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, 2, 0).cached(0, -1).cached(1, 1))
+                .task("syncer", w -> w.fsync(0))
+                .task("truncate", w -> w.truncateBytes(PAGE_SIZE + PAGE_SIZE / 2))
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "d");
+                    if (w.cacheVersion(1).equals("-")) {
+                        kmodel.kernel.Kernel.fail(kmodel.kernel.ViolationKind.DATA_CORRUPTION,
+                                "page 1 was dropped by a truncation that ends inside it");
+                    }
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code read-eof-partial}: a file of one and a half pages on a block device (read-ahead 2
+     * pages): one reader reads 8 KiB from 0 (6,144 bytes: the copy stops at {@code i_size} inside
+     * page 1), 4 KiB from 6,144 (0: at end of file, inside the last page) and 4 KiB from 8,192
+     * (0: past the last page), while a second reader reads 4 KiB from 4,096 (2,048 bytes) and
+     * the disk completes the read-ahead (the two may race to add page 1 to the cache). The
+     * read-count contract (a short count only at {@code i_size}) and the bytes are checked, and at
+     * the end the partial page's bytes before {@code i_size} are the device's. Within preemption
+     * bound 1 by default.
+     */
+    static Scenario<WriteWorld> readEofPartial() {
+        return Scenario.<WriteWorld>named("read-eof-partial",
+                "two readers read a file that ends inside its second page: across, at and past end of file")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, PAGE_SIZE + PAGE_SIZE / 2L, 2))
+                .task("reader", w -> {
+                    w.readBytes(0, 2 * PAGE_SIZE);
+                    w.readBytes(PAGE_SIZE + PAGE_SIZE / 2, PAGE_SIZE);
+                    w.readBytes(2 * PAGE_SIZE, PAGE_SIZE);
+                })
+                .task("r2", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .atEnd(WriteWorld::check)
                 .outcome(WriteWorld::outcome)
                 .build();
     }

@@ -73,8 +73,13 @@ final class WriteWorld {
 
     /** A file of {@code filePages} pages on a device of {@code diskPages}, read-ahead {@code ra}. */
     WriteWorld(int diskPages, int filePages, int ra) {
+        this(diskPages, (long) filePages << PAGE_SHIFT, ra);
+    }
+
+    /** A file of {@code fileBytes} bytes (it may end inside a page) on a device of {@code diskPages}, read-ahead {@code ra}. */
+    WriteWorld(int diskPages, long fileBytes, int ra) {
         bdev = Bdev.create(diskPages, 2, ra);
-        bf = BlockFile.create(bdev, "file", (long) filePages << PAGE_SHIFT);
+        bf = BlockFile.create(bdev, "file", fileBytes);
         file = bf.open();
         initial = new byte[diskPages][PAGE_SIZE];
         committed = new String[diskPages];
@@ -193,6 +198,24 @@ final class WriteWorld {
         return ret;
     }
 
+    /**
+     * {@code read(2)} of {@code len} bytes at byte {@code pos}, for a file that may end inside a
+     * page: the read-count contract, and each byte returned is the device's. Returns the count.
+     */
+    long readBytes(long pos, int len) {
+        IovIter iter = new IovIter(len);
+        kmodel.kernel.Kernel.accessRead(file.fInode.iSize); // a read of i_size, reported (footprint audit)
+        long size = file.fInode.iSize.plain();
+        long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
+        Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
+        kmodel.sim.world.Contracts.readCount("read", file, pos, len, 0, ret, size, p -> false);
+        if (ret > 0) {
+            bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+        }
+        result("r" + pos + "=" + Errno.name(ret));
+        return ret;
+    }
+
     /** {@code filemap_flush()}: WB_SYNC_NONE writeback of the file, no waiting. */
     int flush() {
         int ret = FilemapWrite.filemapFlush(mapping());
@@ -261,6 +284,12 @@ final class WriteWorld {
         result("truncate=" + pages);
     }
 
+    /** {@code truncate(2)} to {@code bytes} bytes, which may end inside a page (a partial page). */
+    void truncateBytes(long bytes) {
+        bf.truncate(bytes);
+        result("truncate=" + bytes + "B");
+    }
+
     /**
      * End-of-run checks: the page cache's invariants and references, no page locked, dirty
      * without its mark, or still under writeback; every request tag free; the wait table sane;
@@ -286,6 +315,17 @@ final class WriteWorld {
                 Kernel.fail(ViolationKind.BUG_ON, p.describe() + " is dirty without PAGECACHE_TAG_DIRTY");
             }
             if ((f & (1L << PageFlags.PG_uptodate)) == 0) {
+                continue;
+            }
+            long pos = p.index << PAGE_SHIFT;
+            if (pos < size && size < pos + PAGE_SIZE) {
+                /* i_size ends inside this page: only its bytes before i_size are the file's */
+                int n = (int) (size - pos);
+                byte[] disk = new byte[PAGE_SIZE];
+                bdev.disk.copyOut(pos, disk, 0, PAGE_SIZE);
+                if (!dirty && !Arrays.equals(p.data, 0, n, disk, 0, n)) {
+                    Kernel.fail(ViolationKind.DATA_CORRUPTION, "clean " + p.describe() + " differs from the device before i_size " + size);
+                }
                 continue;
             }
             String v = version(p.index, p.data, 0);

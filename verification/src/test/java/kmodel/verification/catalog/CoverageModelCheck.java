@@ -53,7 +53,10 @@ class CoverageModelCheck {
             Map.entry("btrfs-raid1-both-bad", pair(BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("btrfs-pagepool-nomem", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("write-read-writeback", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
-            Map.entry("btrfs-dio-raid0-write", pair(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT, ViolationKind.USE_AFTER_FREE))));
+            Map.entry("btrfs-dio-raid0-write", pair(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT, ViolationKind.USE_AFTER_FREE)),
+            Map.entry("preadv2-nowait", pair(FilemapBugs.NOWAIT_WAITS_FOR_PAGE, ViolationKind.BLOCKED_IN_NOWAIT)),
+            Map.entry("write-two-writers", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("read-eof-partial", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK))));
 
     /** Large scenario no catalog entry names -> a catalog bug that makes it fail, and the kind it fails with. */
     static final Map<String, Object[]> LARGE = new TreeMap<>(Map.ofEntries(
@@ -80,7 +83,11 @@ class CoverageModelCheck {
             Map.entry("tag-waiters-batch", pair(BlockBugs.SBQ_WAIT_NOT_COUNTED, ViolationKind.MISSED_WAKEUP)),
             Map.entry("uring-read-same-page", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
             Map.entry("uring-seed-claim", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
-            Map.entry("uring-read-inflight", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE))));
+            Map.entry("uring-read-inflight", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
+            Map.entry("read-stream", pair(BlockBugs.SBQ_WAIT_NOT_COUNTED, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("uring-cq-overflow", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
+            Map.entry("write-flush", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("truncate-partial", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP))));
 
     private static Object[] pair(String bug, ViolationKind kind) {
         return new Object[] {bug, kind};

@@ -10,9 +10,8 @@ import kmodel.kernel.sched.Runtime;
  *
  * <p>{@code bi_opf} holds the operation in its low {@value #REQ_OP_BITS} bits and the
  * {@code REQ_*} flags above them. There is deliberately no {@code REQ_RAHEAD} constant: its
- * value depends on seed 002 patch 01 ({@link BlockOptions#REQ_RAHEAD_NOWAIT}, default n: v5.10's
- * single bit), so model code composes it with {@link #reqRahead()} and tests the bit with
- * {@link #REQ_RAHEAD_BIT}.
+ * value depends on seed 002 patch 01 ({@link BlockOptions#REQ_RAHEAD_NOWAIT}; by default n, v5.10's
+ * one bit), so model code composes it with {@link #reqRahead()} and tests {@link #REQ_RAHEAD_BIT}.
  */
 public final class BlkTypes {
     private BlkTypes() {

@@ -10,8 +10,8 @@ import kmodel.kernel.sched.Runtime;
  *
  * <p>{@code bi_opf} holds the operation in its low {@value #REQ_OP_BITS} bits and the
  * {@code REQ_*} flags above them. There is deliberately no {@code REQ_RAHEAD} constant: its
- * value depends on seed 002 patch 01 ({@link BlockOptions#REQ_RAHEAD_NOWAIT}), so model code
- * composes it with {@link #reqRahead()} and tests the bit with {@link #REQ_RAHEAD_BIT}.
+ * value depends on seed 002 patch 01 ({@link BlockOptions#REQ_RAHEAD_NOWAIT}; by default n, v5.10's
+ * one bit), so model code composes it with {@link #reqRahead()} and tests {@link #REQ_RAHEAD_BIT}.
  */
 public final class BlkTypes {
     private BlkTypes() {
@@ -115,9 +115,9 @@ public final class BlkTypes {
 
     /**
      * include/linux/blk_types.h: {@code REQ_RAHEAD} as a mask, composed per
-     * {@link BlockOptions#REQ_RAHEAD_NOWAIT}: with seed 002 patch 01 applied (the default) it is
-     * {@code (1ULL << __REQ_RAHEAD) | (1ULL << __REQ_NOWAIT)}; without it, and in the merged
-     * v5.9/v5.10 code, {@code (1ULL << __REQ_RAHEAD)}.
+     * {@link BlockOptions#REQ_RAHEAD_NOWAIT}: in the merged v5.9/v5.10 code (the default) it is
+     * {@code (1ULL << __REQ_RAHEAD)}; with seed 002 patch 01 applied (profile {@code seed-002}),
+     * {@code (1ULL << __REQ_RAHEAD) | (1ULL << __REQ_NOWAIT)}.
      *
      * <p>As in the patched kernel, a test {@code bi_opf & REQ_RAHEAD} is then also true for a bio
      * that is merely {@code REQ_NOWAIT} (e.g. {@code blk_mq_bio_to_request()} marks it failfast).

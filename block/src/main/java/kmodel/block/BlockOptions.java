@@ -10,22 +10,24 @@ public final class BlockOptions {
     /**
      * Seed 002 patch 01, "block: read-ahead submission should imply no-wait as well":
      * {@code #define REQ_RAHEAD ((1ULL << __REQ_RAHEAD) | (1ULL << __REQ_NOWAIT))}. With y (the
-     * default: the seed patch applied) every read-ahead bio is also {@code REQ_NOWAIT}: it fails
-     * with {@code BLK_STS_AGAIN} instead of sleeping for a request tag, and with
-     * {@code BLK_STS_NOTSUPP} on a queue without {@code QUEUE_FLAG_NOWAIT}.
+     * seed patch applied; profile {@code seed-002}) every read-ahead bio is also
+     * {@code REQ_NOWAIT}: it fails with {@code BLK_STS_AGAIN} instead of sleeping for a request
+     * tag, and with {@code BLK_STS_NOTSUPP} on a queue without {@code QUEUE_FLAG_NOWAIT}.
      *
-     * <p>With n, {@code REQ_RAHEAD} is the single bit, as in the merged v5.9/v5.10 code: the patch
-     * was dropped after Sedat Dilek reported boot slow-downs, and the merged series instead marks
-     * bios {@code REQ_NOWAIT} through the submitter's plug (f44268f81295 "block: provide plug
-     * based way of signaling forced no-wait semantics", used by io_uring) (KERNEL-NOTES A.10).
-     * ({@link BlkPlug}). Read through
+     * <p>With n (the default: v5.10's include/linux/blk_types.h), {@code REQ_RAHEAD} is the single
+     * bit, as in the merged v5.9/v5.10 code: the patch was dropped after Sedat Dilek reported boot
+     * slow-downs, and the merged series instead marks bios {@code REQ_NOWAIT} through the
+     * submitter's plug (f44268f81295 "block: provide plug based way of signaling forced no-wait
+     * semantics", used by io_uring) (KERNEL-NOTES A.10) ({@link BlkPlug}). Read through
      * {@link BlkTypes#reqRahead()}.
      *
-     * <p>Every kernel profile but {@code seed-002} sets n ({@code kmodel.verification.Profiles});
-     * the declared y applies only without a profile (replay tokens from before profiles, tests).
+     * <p>Only profile {@code seed-002} sets y ({@code kmodel.verification.Profiles}); the declared
+     * n is the default profile's (v5.10.y) value, so a run without {@code --kernel} (swarm, fio,
+     * bench, {@code Kconfig.defaults()}) models v5.10 here too. Seed 002's reproduction sets y
+     * itself ({@code kmodel.sim.Reproduction#seed002}).
      */
-    public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", true,
-            "seed 002 patch 01: REQ_RAHEAD implies REQ_NOWAIT (n: merged v5.9 form, REQ_RAHEAD alone)");
+    public static final KconfigOption REQ_RAHEAD_NOWAIT = KconfigOption.bool("REQ_RAHEAD_NOWAIT", false,
+            "seed 002 patch 01 (never merged): REQ_RAHEAD implies REQ_NOWAIT (n: v5.10 form, REQ_RAHEAD alone)");
 
     /**
      * include/linux/sbitmap.h: {@code SBQ_WAIT_QUEUES}, the tag wait queues of an

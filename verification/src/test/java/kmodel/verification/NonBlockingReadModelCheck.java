@@ -84,11 +84,14 @@ class NonBlockingReadModelCheck {
     /**
      * The finding: v5.10 calls {@code ->readpage} under {@code IOCB_WAITQ} for a page a failed
      * {@code REQ_NOWAIT} read-ahead left not uptodate, and that plain read's bio sleeps for the
-     * one request tag, inside the IOCB_WAITQ read (ended by 33a0f5c6b34f in v5.12).
+     * one request tag, inside the IOCB_WAITQ read (ended by 33a0f5c6b34f in v5.12). On seed 002's
+     * form of read-ahead ({@code REQ_RAHEAD_NOWAIT=y}, set here: the declared default is v5.10's n),
+     * as the finding's write-up runs it.
      */
     @Test
     void theWaitqReadpageFindingSleepsForATagInBothForms() {
-        for (List<String> sets : List.of(List.<String>of(), List.of("READ_PATH_V59=y"))) {
+        List<List<String>> forms = List.of(List.of("REQ_RAHEAD_NOWAIT=y"), List.of("REQ_RAHEAD_NOWAIT=y", "READ_PATH_V59=y"));
+        for (List<String> sets : forms) {
             CheckResult r = check("finding-waitq-readpage-sleeps-on-tag", sets, List.of());
             assertEquals(ViolationKind.BLOCKED_IN_NOWAIT, r.kind(), r.summaryLine());
             String d = r.diagram();
@@ -134,20 +137,24 @@ class NonBlockingReadModelCheck {
     @Test
     void theWaitqReadpageFindingIsGoneWithoutTheAsyncSeries() {
         CheckResult r = ModelCheck.exhaustive(REG.get("finding-waitq-readpage-sleeps-on-tag")).preemptions(1)
-                .config(KconfigTable.build(List.of("ASYNC_BUFFERED_READS=n"), List.of())).run();
+                .config(KconfigTable.build(List.of("REQ_RAHEAD_NOWAIT=y", "ASYNC_BUFFERED_READS=n"), List.of())).run();
         assertTrue(r.passed(), r.summaryLine() + "\n" + r.diagram());
     }
 
     /**
      * The page_not_up_to_date scenarios (large: not in the default check) pass in both read-path
-     * forms (v5.10, and v5.9 with {@code READ_PATH_V59=y}), here within preemption bound 0 (every
+     * forms (v5.10, and v5.9 with {@code READ_PATH_V59=y}), on seed 002's read-ahead
+     * ({@code REQ_RAHEAD_NOWAIT=y}: with v5.10's n the nowait read-ahead itself sleeps for a tag, as
+     * {@link #withoutSeedPatch01TheNowaitReadaheadSleepsForATag} shows), here within preemption
+     * bound 0 (every
      * order of blocking points, no preemption), and some execution of each reads a page the failed
      * read-ahead or read left not uptodate again.
      */
     @Test
     void thePageNotUpToDateScenariosPassInBothForms() {
         for (String s : List.of("nowait-again-reread", "nowait-again-reread-nowait", "read-error-reread-nowait")) {
-            for (List<String> sets : List.of(List.<String>of(), List.of("READ_PATH_V59=y"))) {
+            for (List<String> sets : List.of(List.of("REQ_RAHEAD_NOWAIT=y"),
+                    List.of("REQ_RAHEAD_NOWAIT=y", "READ_PATH_V59=y"))) {
                 CheckResult r = ModelCheck.exhaustive(REG.get(s)).preemptions(0)
                         .config(KconfigTable.build(sets, List.of())).run();
                 assertTrue(r.passed(), sets + " " + r.summaryLine() + "\n" + r.diagram());

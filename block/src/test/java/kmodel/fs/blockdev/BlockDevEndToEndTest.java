@@ -84,7 +84,7 @@ class BlockDevEndToEndTest {
 
     @Test
     void readaheadMergesContiguousPagesIntoOneReadAheadBio() {
-        runClean(Kconfig.defaults(), () -> {
+        runClean(Kconfig.defaults().with(BlockOptions.REQ_RAHEAD_NOWAIT, true), () -> {
             Bdev b = Bdev.create(8, 2, 4);
             File f = b.open();
             ReadaheadControl rac = rac(f, 2, 4);
@@ -208,7 +208,7 @@ class BlockDevEndToEndTest {
     /**
      * Readers doing read-ahead of disjoint windows and readpage, under random schedules: three
      * bios for two request tags, so in some schedules a read-ahead bio ({@code REQ_NOWAIT} with
-     * seed 002 patch 01) finds no free tag and fails its pages with {@code BLK_STS_AGAIN}. Every
+     * seed 002 patch 01, set here) finds no free tag and fails its pages with {@code BLK_STS_AGAIN}. Every
      * page ends uptodate with the disk's bytes or in error; both outcomes are reached.
      */
     @Test
@@ -263,7 +263,8 @@ class BlockDevEndToEndTest {
             try (DeterministicRuntime rt = new DeterministicRuntime()) {
                 Strategy s = kmodel.kernel.sched.Run.seededRandom(3);
                 for (int i = 0; i < runs; i++) {
-                    ExecutionResult res = rt.execute(program, s, Kconfig.defaults(), 200_000, false, false);
+                    ExecutionResult res = rt.execute(program, s,
+                            Kconfig.defaults().with(BlockOptions.REQ_RAHEAD_NOWAIT, true), 200_000, false, false);
                     assertNull(res.violation(), () -> res.violation().summary());
                     assertNull(res.stepBound());
                 }

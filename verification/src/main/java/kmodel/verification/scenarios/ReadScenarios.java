@@ -111,11 +111,16 @@ public final class ReadScenarios {
      * {@code IOCB_WAITQ}, and that bio may sleep for the tag, which 33a0f5c6b34f ended in v5.12;
      * the minimised counterexample needs only {@code r}, whose own IOCB_WAITQ read-ahead fails
      * with {@code BLK_STS_AGAIN} while its first read's request still holds the tag).
+     *
+     * <p>The world is seed 002's form and says so, as {@code nowait-readahead} does: it sets
+     * {@code REQ_RAHEAD_NOWAIT=y} (patch 01) over any kernel profile. In v5.10's form the
+     * {@code IOCB_NOWAIT} read's read-ahead bio sleeps for the tag instead ({@code blocked-in-nowait}).
      */
     static Scenario<ReadWorld> nowaitAgainReread(String name, Reread how) {
         return Scenario.<ReadWorld>named(name, "a REQ_NOWAIT read-ahead fails with BLK_STS_AGAIN (1 tag) and a "
                 + (how == Reread.SYNC ? "read(2)" : how == Reread.NOWAIT ? "IOCB_NOWAIT read then a read(2)" : "IOCB_WAITQ read")
                 + " rereads the page it left not uptodate")
+                .set(BlockOptions.REQ_RAHEAD_NOWAIT, 1)
                 .setup(() -> new ReadWorld(2, 1, 1))
                 .task("r", w -> {
                     w.read(PAGE, PAGE, 0);

@@ -161,8 +161,8 @@ class XrefCliTest {
         assertEquals("    barriers smp_mb() (bug only)", lines.get(2), r.out);
         assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(3), r.out);
         assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.10/source/mm/filemap.c#L5", lines.get(4), r.out);
-        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(6), r.out);
-        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.7/source/mm/filemap.c#L5", lines.get(7), r.out);
+        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(7), r.out);
+        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.7/source/mm/filemap.c#L5", lines.get(8), r.out);
         CliRun flag = xref("PG_locked", "--kernel", tree.toString());
         assertTrue(flag.out.endsWith("    kernel  " + tree.resolve("include/linux/page-flags.h") + ":2\n"
                 + "    elixir  https://elixir.bootlin.com/linux/v5.10/source/include/linux/page-flags.h#L2\n"), flag.out);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * Measured on 2026-12-02 over the 38 standard scenarios at bound 1 (iterated from 0): the naive
  * combination would run 1.0 to 9.2 times fewer executions than bounded DPOR (uring-random-reads
  * 4,745 to 517), and on {@code waitq-spanning-read} it misses one of plain DFS's end states. Pinned
- * here: plain DFS 219 executions, bounded DPOR 99 with every end state, the naive combination 72
+ * here (v5.10's declared defaults since REQ_RAHEAD_NOWAIT=n; 219 before): plain DFS 218 executions, bounded DPOR 99 with every end state, the naive combination 72
  * with one missing.
  */
 @Tag("modelcheck")
@@ -60,7 +60,8 @@ class BoundedSleepSetsModelCheck {
         Object[] plain = explore(s, 1, DfsStrategy::new);
         Object[] dpor = explore(s, 1, DporStrategy::new);
         Object[] naive = explore(s, 1, DporStrategy::boundedSleepForTesting);
-        assertEquals(219L, plain[0]);
+        System.out.println("bounded sleep sets: plain " + plain[0] + ", dpor " + dpor[0] + ", naive " + naive[0]);
+        assertEquals(218L, plain[0]);
         assertEquals(99L, dpor[0]);
         assertEquals(72L, naive[0]);
         assertEquals(plain[1], dpor[1], "bounded DPOR reaches every end state");

@@ -263,15 +263,16 @@ final class BarriersCommand implements Callable<Integer> {
                 Scenario<?> s = registry.get(name);
                 CheckResult base = baseline.computeIfAbsent(name,
                         n -> ModelCheck.exhaustive(s).config(lkmm).preemptions(preemptions).executions(executions).run());
-                if (!base.passed()) {
-                    v.notes.add(name + " fails without the ablation (" + base.kind().label() + "): not used");
+                if (base.violation() != null || base.oops() != null) {
+                    v.notes.add(name + " fails without the ablation" + (base.kind() != null ? " (" + base.kind().label() + ")" : "")
+                            + ": not used");
                     continue;
                 }
                 tried++;
                 CheckResult r = ModelCheck.exhaustive(s).config(lkmm.withBug(Fence.ABLATE_PREFIX + site.key))
                         .preemptions(preemptions).executions(executions).run();
                 ablationRuns += r.executions();
-                if (!r.passed() && r.violation() != null) {
+                if (r.violation() != null && r.kind() != null) {
                     if (v.shortest == null || r.trace().size() < v.shortest.trace().size()) {
                         v.shortest = r;
                     }

@@ -70,9 +70,6 @@ final class BarriersCommand implements Callable<Integer> {
      * rather than from a search (printed with "not shown" results only).
      */
     static final Map<String, String> LIMITS = Map.of(
-            "smp_mb@set_current_state", "approximation's limit: task state is sequentially consistent even under lkmm"
-                    + " (docs/memory-model.md), so a waker always sees the sleeper's state and wakes it; the store/load"
-                    + " reordering this barrier forbids needs a weak task-state store",
             "smp_mb__after_spinlock@try_to_wake_up", "approximation's limit: orders the waker's condition store before"
                     + " its load of p->state, which is sequentially consistent even under lkmm",
             "smp_mb__after_spinlock@__schedule", "approximation's limit: orders the sleeper's prior accesses against"
@@ -87,7 +84,7 @@ final class BarriersCommand implements Callable<Integer> {
             description = "Preemption bound of each ablation check (default: ${DEFAULT-VALUE}).")
     int preemptions;
 
-    @Option(names = "--executions", paramLabel = "N", defaultValue = "5000",
+    @Option(names = "--executions", paramLabel = "N", defaultValue = "2000",
             description = "At most N executions per ablation check (default: ${DEFAULT-VALUE}).")
     long executions;
 
@@ -95,7 +92,7 @@ final class BarriersCommand implements Callable<Integer> {
             description = "At most N executions per scenario in the reachability pass, at preemption bound 0 (default: ${DEFAULT-VALUE}).")
     long reachExecutions;
 
-    @Option(names = "--per-site", paramLabel = "N", defaultValue = "8",
+    @Option(names = "--per-site", paramLabel = "N", defaultValue = "40",
             description = "Check at most N reaching scenarios per site, smallest first (default: ${DEFAULT-VALUE}).")
     int perSite;
 

@@ -70,10 +70,11 @@ final class BarriersCommand implements Callable<Integer> {
      * rather than from a search (printed with "not shown" results only).
      */
     static final Map<String, String> LIMITS = Map.of(
-            "smp_mb__after_spinlock@try_to_wake_up", "approximation's limit: orders the waker's condition store before"
-                    + " its load of p->state, which is sequentially consistent even under lkmm",
-            "smp_mb__after_spinlock@__schedule", "approximation's limit: orders the sleeper's prior accesses against"
-                    + " the rq lock and p->state, which are sequentially consistent even under lkmm",
+            "smp_mb__after_spinlock@try_to_wake_up", "possible reason, not verified: task state is sequentially"
+                    + " consistent even under lkmm, and the modelled wake-ups also pair through the wait queue's spinlock"
+                    + " (prepare_to_wait() and __wake_up() take q->lock), which orders what this barrier orders",
+            "smp_mb__after_spinlock@__schedule", "possible reason, not verified: it orders the sleeper's accesses"
+                    + " against the rq lock and p->state, which the model keeps sequentially consistent even under lkmm",
             "smp_mb@wake_page_function", "in the code of bug page-wait-list-del-not-careful only (2a9127fcf229's"
                     + " smp_mb(); list_del_init()); no scenario runs it unless that bug is switched in");
 
@@ -354,7 +355,7 @@ final class BarriersCommand implements Callable<Integer> {
                             .append(String.join("; ", v.notes));
                 }
                 if (LIMITS.containsKey(v.site.key)) {
-                    sb.append(". Why: ").append(LIMITS.get(v.site.key));
+                    sb.append(". ").append(LIMITS.get(v.site.key));
                 }
             }
             sb.append(" |\n");

@@ -213,7 +213,7 @@ public final class LkmmMemory {
         Message m = place(t, read.loc, ts, value, o == Order.RELEASE ? Order.RELEASE : Order.ONCE, task, event, true);
         // An RMW continues the sequence of the store it read (C11's release sequence; the LKMM's
         // rf;rmw chains): a task that reads the RMW's store sees what the store it read released.
-        // Without it a reader of a later relaxed set_bit() on page->flags missed SetPageUptodate()'s smp_wmb().
+        // Without it a reader of page->flags through a later relaxed bit RMW missed SetPageUptodate()'s smp_wmb().
         m.view.join(read.view);
         if (o == Order.FULL) {
             fence(t, Fence.MB);

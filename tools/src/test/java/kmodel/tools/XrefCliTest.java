@@ -60,6 +60,7 @@ class XrefCliTest {
             assertTrue(r.out.matches("(?s)kmodel\\.mm\\.Filemap#wakePageFunction  "
                     + "mm-filemap/src/main/java/kmodel/mm/Filemap\\.java:\\d+\n"
                     + "    mirrors mm/filemap\\.c: wake_page_function\\(\\) \\(v5\\.10\\)\n"
+                    + "    barriers smp_mb\\(\\) \\(bug only\\)\n"
                     + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.10/C/ident/wake_page_function\n"
                     + "kmodel\\.mm\\.Filemap#wakePageFunctionV57  .*\\(v4\\.14 to v5\\.7\\)\n"
                     + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.7/C/ident/wake_page_function\n"), r.out);
@@ -98,6 +99,7 @@ class XrefCliTest {
             assertEquals(0, r.code, r::toString);
             assertTrue(r.out.matches("kmodel\\.mm\\.Filemap#wakePageFunction  .*Filemap\\.java:\\d+\n"
                     + "    mirrors mm/filemap\\.c: wake_page_function\\(\\) \\(v5\\.10\\)\n"
+                    + "    barriers smp_mb\\(\\) \\(bug only\\)\n"
                     + "    elixir  https://elixir\\.bootlin\\.com/linux/v5\\.10/C/ident/wake_page_function\n"), r.out);
         }
         CliRun cls = xref("Filemap");
@@ -156,8 +158,9 @@ class XrefCliTest {
         CliOracle.assertSound(r);
         assertEquals(0, r.code, r::toString);
         List<String> lines = r.out.lines().toList();
-        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(2), r.out);
-        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.10/source/mm/filemap.c#L5", lines.get(3), r.out);
+        assertEquals("    barriers smp_mb() (bug only)", lines.get(2), r.out);
+        assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(3), r.out);
+        assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.10/source/mm/filemap.c#L5", lines.get(4), r.out);
         assertEquals("    kernel  " + tree.resolve("mm/filemap.c") + ":5", lines.get(6), r.out);
         assertEquals("    elixir  https://elixir.bootlin.com/linux/v5.7/source/mm/filemap.c#L5", lines.get(7), r.out);
         CliRun flag = xref("PG_locked", "--kernel", tree.toString());

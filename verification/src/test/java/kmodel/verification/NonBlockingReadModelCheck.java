@@ -100,6 +100,36 @@ class NonBlockingReadModelCheck {
         }
     }
 
+    /**
+     * The finding's {@code ->readpage} path on v5.10 as it was (profile v5.10, no seed patch 01):
+     * an IOCB_WAITQ read of a page a failed read left not uptodate calls {@code ->readpage}, and
+     * its plain {@code READ} bio sleeps for the tag another read holds. The same on v5.9; on v5.7
+     * (no async buffered reads) and on v5.10 with {@code ASYNC_BUFFERED_READS=n} the scenario
+     * passes (here within preemption bound 1), so the failure is the IOCB_WAITQ read's.
+     */
+    @Test
+    void theReadpagePathIsReachedInV510AfterAReadError() {
+        for (String profile : List.of(Profiles.V5_10, Profiles.V5_9)) {
+            CheckResult r = ModelCheck.exhaustive(REG.get("finding-waitq-readpage-after-read-error"))
+                    .config(KconfigTable.build(profile, List.of(), List.of())).run();
+            assertEquals(ViolationKind.BLOCKED_IN_NOWAIT, r.kind(), profile + " " + r.summaryLine());
+            String d = r.diagram();
+            assertTrue(r.violation().getMessage().contains("(generic_file_buffered_read with IOCB_WAITQ)"),
+                    r.violation().getMessage());
+            assertTrue(row(d, "blocked-in-nowait: r sleeps in").contains("blk_mq_get_tag"), d);
+            assertTrue(row(d, "submit_bio(bio1) READ sector 0").contains("submit_bio"), "a plain READ from ->readpage: " + d);
+        }
+        for (KconfigCase c : List.of(new KconfigCase(Profiles.V5_7, List.of()),
+                new KconfigCase(Profiles.V5_10, List.of("ASYNC_BUFFERED_READS=n")))) {
+            CheckResult r = ModelCheck.exhaustive(REG.get("finding-waitq-readpage-after-read-error")).preemptions(1)
+                    .config(KconfigTable.build(c.profile(), c.sets(), List.of())).run();
+            assertTrue(r.passed(), c + " " + r.summaryLine() + "\n" + r.diagram());
+        }
+    }
+
+    private record KconfigCase(String profile, List<String> sets) {
+    }
+
     /** Without the async series the re-read is a punt to a blocking read, which may sleep. */
     @Test
     void theWaitqReadpageFindingIsGoneWithoutTheAsyncSeries() {

@@ -55,6 +55,27 @@ public final class LkmmTask {
         acq.join(waker.cur);
     }
 
+    /**
+     * A plain access by this task, numbered {@code stamp}, on the task's own pseudo-location
+     * {@code loc} (a location no store is made to): it enters the task's view, so it travels with
+     * the views as every access does (release stores, acquire loads, fences, lock handoffs,
+     * wake-ups, task creation), and another task is ordered after it exactly when its view covers
+     * it. The data-race check under {@code --memory-model lkmm} asks that ({@link #sees}). A write
+     * also enters {@code own}, so {@code smp_wmb()} orders it before later stores.
+     */
+    public void stamp(int loc, double stamp, boolean write) {
+        cur.raise(loc, stamp);
+        acq.raise(loc, stamp);
+        if (write) {
+            own.raise(loc, stamp);
+        }
+    }
+
+    /** Whether this task's view covers the access numbered {@code stamp} on pseudo-location {@code loc}. */
+    public boolean sees(int loc, double stamp) {
+        return cur.get(loc) >= stamp;
+    }
+
     /** The current view (read-only use). */
     public View current() {
         return cur;

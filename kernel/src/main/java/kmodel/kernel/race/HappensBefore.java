@@ -20,7 +20,9 @@ import kmodel.kernel.sched.Task;
  *
  * <p>Under {@code --memory-model sc} a race found this way is a real one for the interleaving's
  * order of synchronisation; plain accesses are not scheduling points, so the check adds no
- * executions. Cost: nothing at a spinlock until a plain access was checked in the execution
+ * executions. Under {@code --memory-model lkmm} the vector clocks are not used: plain accesses are
+ * ordered by the LKMM views ({@link #access}, {@code accessByViews}), which release/acquire,
+ * fences, lock handoffs, wake-ups and task creation carry. Cost: nothing at a spinlock until a plain access was checked in the execution
  * ({@link #ifAny()}).
  */
 public final class HappensBefore {
@@ -125,6 +127,13 @@ public final class HappensBefore {
         String[] readSites = new String[0];
         /** The execution the history belongs to (a location outliving one is reset). */
         HappensBefore owner;
+        // Under --memory-model lkmm (accessByViews): the last write and the reads since, by task
+        // and stamp (LkmmTask#stamp).
+        Task viewWriter;
+        double viewWriteStamp;
+        final ArrayList<Task> viewReaders = new ArrayList<>();
+        final ArrayList<double[]> viewReadStamps = new ArrayList<>();
+        final ArrayList<String> viewReadSites = new ArrayList<>();
     }
 
     /**
@@ -141,6 +150,15 @@ public final class HappensBefore {
             h.writer = -1;
             h.readEpochs = new int[0];
             h.readSites = new String[0];
+            h.viewWriter = null;
+            h.viewReaders.clear();
+            h.viewReadStamps.clear();
+            h.viewReadSites.clear();
+        }
+        Runtime rt = Kernel.rt();
+        if (rt instanceof DeterministicRuntime && ((DeterministicRuntime) rt).viewsOrderPlainAccesses()) {
+            accessByViews((DeterministicRuntime) rt, t, h, name, write);
+            return;
         }
         int me = id(t);
         int[] c = clock(me);
@@ -169,11 +187,62 @@ public final class HappensBefore {
         }
     }
 
+    /**
+     * {@link #access} under {@code --memory-model lkmm}: two plain accesses are ordered when the
+     * later task's view covers the earlier access ({@link kmodel.kernel.lkmm.LkmmTask#stamp}): by
+     * program order, and by whatever carries views in the approximation (RELEASE to ACQUIRE through
+     * a store read, a relaxed read followed by {@code smp_rmb()} or a full barrier, the strong
+     * fences' order, spinlock and sleeping-lock handoffs, wake-ups, task creation). That is the
+     * LKMM's happens-before as far as the approximation has it; where the approximation is stronger
+     * than the LKMM (its barriers), a race the LKMM has may be taken as ordered.
+     */
+    private void accessByViews(DeterministicRuntime rt, Task t, History h, String name, boolean write) {
+        boolean traced = rt.tracing();
+        if (h.viewWriter != null && h.viewWriter != t && !rt.orderedAfter(h.viewWriter, h.viewWriteStamp)) {
+            reportByViews(name, write, "write", h.viewWriter, h.writeSite);
+        }
+        if (write) {
+            for (int r = 0; r < h.viewReaders.size(); r++) {
+                Task reader = h.viewReaders.get(r);
+                if (reader != t && !rt.orderedAfter(reader, h.viewReadStamps.get(r)[0])) {
+                    reportByViews(name, true, "read", reader, h.viewReadSites.get(r));
+                }
+            }
+        }
+        double stamp = rt.plainAccess(write);
+        if (write) {
+            h.viewWriter = t;
+            h.viewWriteStamp = stamp;
+            h.writeSite = traced ? stack() : null;
+            h.viewReaders.clear();
+            h.viewReadStamps.clear();
+            h.viewReadSites.clear();
+        } else {
+            int i = h.viewReaders.indexOf(t);
+            if (i < 0) {
+                h.viewReaders.add(t);
+                h.viewReadStamps.add(new double[] {stamp});
+                h.viewReadSites.add(traced ? stack() : null);
+            } else {
+                h.viewReadStamps.get(i)[0] = stamp;
+                h.viewReadSites.set(i, traced ? stack() : null);
+            }
+        }
+    }
+
+    private void reportByViews(String name, boolean write, String otherKind, Task other, String otherSite) {
+        report(name, write, otherKind, other.name(), otherSite);
+    }
+
     private static int at(int[] c, int i) {
         return i < c.length ? c[i] : 0;
     }
 
     private void report(String name, boolean write, String otherKind, int other, String otherSite) {
+        report(name, write, otherKind, tasks.get(other).name(), otherSite);
+    }
+
+    private void report(String name, boolean write, String otherKind, String otherTask, String otherSite) {
         Task t = Kernel.current();
         String here = stack();
         String first = firstFunction(here);
@@ -182,7 +251,7 @@ public final class HappensBefore {
         sb.append("BUG: KCSAN: data-race in ").append(first).append(" / ").append(second == null ? "?" : second);
         sb.append("; ").append(write ? "write" : "read").append(" to ").append(name).append(" by task ")
                 .append(t.name()).append(": ").append(here);
-        sb.append("; ").append(otherKind).append(" to ").append(name).append(" by task ").append(tasks.get(other).name())
+        sb.append("; ").append(otherKind).append(" to ").append(name).append(" by task ").append(otherTask)
                 .append(": ").append(otherSite == null ? "(its stack is printed when the counterexample is replayed)" : otherSite);
         sb.append("; not ordered by happens-before");
         Kernel.fail(ViolationKind.DATA_RACE, sb.toString());

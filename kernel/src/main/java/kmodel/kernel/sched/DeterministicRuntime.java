@@ -324,6 +324,8 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         boot.allocs = 0;
         mem = config.memoryModel() == MemoryModel.LKMM ? new LkmmMemory() : null;
         locations.clear();
+        plainLocs.clear();
+        plainStamps.clear();
         storeEvents = 0;
         boot.lkmm = mem != null ? new LkmmTask() : null;
         boot.spinLoads.clear();
@@ -1299,6 +1301,11 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (!weak()) {
             return;
         }
+        if (observe && lock instanceof Footprinted) {
+            // reads the lock word's last release: named even where the step's point did not name
+            // the lock (a rw_semaphore waiter resuming after the grant)
+            accessUid(uidOf(lock) << 2 | READ);
+        }
         int loc = location(lock, 0, null);
         mem.read(current.lkmm, mem.last(loc), Order.ACQUIRE);
     }
@@ -1307,6 +1314,9 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
     public void lockReleased(Object lock) {
         if (!weak()) {
             return;
+        }
+        if (observe && lock instanceof Footprinted) {
+            accessUid(uidOf(lock) << 2 | WRITE);
         }
         mem.releaseLock(current.lkmm, location(lock, 0, null), current.id(), ++storeEvents);
     }
@@ -1345,6 +1355,45 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         if (detail) {
             record(current, f.name().toLowerCase(java.util.Locale.ROOT) + " in " + site, TraceEvent.Level.DETAIL);
         }
+    }
+
+    /** Under lkmm: each task's pseudo-location for its plain accesses ({@link LkmmTask#stamp}), in this execution. */
+    private final IdentityHashMap<Task, Integer> plainLocs = new IdentityHashMap<>();
+    /** Under lkmm: each task's plain accesses so far in this execution. */
+    private final IdentityHashMap<Task, double[]> plainStamps = new IdentityHashMap<>();
+
+    /**
+     * Whether the data-race check orders plain accesses by the LKMM views ({@code --memory-model
+     * lkmm}, a task running) rather than by its own vector clocks.
+     */
+    public boolean viewsOrderPlainAccesses() {
+        return weak();
+    }
+
+    private int plainLoc(Task t) {
+        Integer loc = plainLocs.get(t);
+        if (loc == null) {
+            loc = mem.location("plain accesses of " + t.name(), 0, null);
+            plainLocs.put(t, loc);
+        }
+        return loc;
+    }
+
+    /**
+     * Under lkmm: the running task makes a plain access; returns its stamp (its number among the
+     * task's plain accesses), which enters the task's view ({@link LkmmTask#stamp}).
+     */
+    public double plainAccess(boolean write) {
+        Task t = current;
+        double[] n = plainStamps.computeIfAbsent(t, k -> new double[1]);
+        n[0]++;
+        t.lkmm.stamp(plainLoc(t), n[0], write);
+        return n[0];
+    }
+
+    /** Under lkmm: whether the running task is ordered after {@code other}'s plain access numbered {@code stamp}. */
+    public boolean orderedAfter(Task other, double stamp) {
+        return current.lkmm.sees(plainLoc(other), stamp);
     }
 
     /** The memory of the current (or last) execution under {@code --memory-model lkmm}, else null. */

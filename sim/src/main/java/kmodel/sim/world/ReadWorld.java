@@ -61,6 +61,21 @@ public final class ReadWorld {
         Page.putPage(p);
     }
 
+    /**
+     * Puts page {@code index} in the page cache unlocked and not uptodate, with {@code PG_error},
+     * as a read that failed once leaves it (v5.10 {@code end_buffer_async_read()} /
+     * {@code mpage_end_io()}: {@code SetPageError()}, unlock, no uptodate); the device's bytes are
+     * good, so a later read succeeds (a transient error). Set-up only.
+     */
+    public ReadWorld cachedNotUptodate(long index) {
+        Page p = PageCache.pageCacheAlloc(bdev.mapping());
+        PageCache.addToPageCacheLru(p, bdev.mapping(), index);
+        PageFlags.SetPageError(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+        return this;
+    }
+
     /** Makes reads of page {@code index} fail (set-up only). */
     public ReadWorld failing(long index) {
         bdev.injectReadError(index);

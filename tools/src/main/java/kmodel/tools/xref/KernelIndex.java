@@ -336,10 +336,33 @@ public final class KernelIndex {
         for (MethodCallExpr call : decl.findAll(MethodCallExpr.class)) {
             String scope = call.getScope().map(Node::toString).orElse("");
             if ((scope.equals("Barriers") || scope.endsWith(".Barriers")) && BARRIERS.containsKey(call.getNameAsString())) {
-                found.add(BARRIERS.get(call.getNameAsString()));
+                found.add(BARRIERS.get(call.getNameAsString()) + (onlyUnderABug(call, decl) ? " (bug only)" : ""));
             }
         }
         return List.copyOf(found);
+    }
+
+    /**
+     * Whether {@code call} runs only with a catalog bug switched on: it sits in the branch of an
+     * {@code if (Kernel.bug(...))} (or the else of {@code if (!Kernel.bug(...))}) inside {@code
+     * decl}, so it is an older form's barrier, not the version's that the method names.
+     */
+    private static boolean onlyUnderABug(Node call, Node decl) {
+        Node child = call;
+        for (Node n = call.getParentNode().orElse(null); n != null && n != decl; child = n, n = n.getParentNode().orElse(null)) {
+            if (n instanceof com.github.javaparser.ast.stmt.IfStmt ifs) {
+                String cond = ifs.getCondition().toString().trim();
+                if (!cond.contains("Kernel.bug(") || child == ifs.getCondition()) {
+                    continue;
+                }
+                boolean negated = cond.startsWith("!");
+                boolean inThen = child == ifs.getThenStmt();
+                if (inThen != negated) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A named member a declaration declares (a field declaration may declare several). */

@@ -45,6 +45,28 @@ public final class ReadScenarios {
      */
     public static void registerFindings(ScenarioSet r) {
         r.register(nowaitAgainReread("finding-waitq-readpage-sleeps-on-tag", Reread.WAITQ));
+        r.register(waitqReadpageAfterReadError());
+    }
+
+    /**
+     * {@code finding-waitq-readpage-after-read-error}: the finding's {@code ->readpage} path as
+     * v5.10 itself reaches it (no seed patch 01): page 0 is cached not uptodate, as a transient
+     * read error leaves it ({@link ReadWorld#cachedNotUptodate}), so the IOCB_WAITQ read finds the
+     * page (no read-ahead), waits for nothing, takes the lock with {@code lock_page_async()} and
+     * calls {@code ->readpage}; its plain {@code READ} bio sleeps in {@code blk_mq_get_tag()} when
+     * {@code io}'s read of page 1 holds the one tag (v5.10 mm/filemap.c
+     * {@code generic_file_buffered_read()}; ended by 33a0f5c6b34f, v5.12).
+     */
+    static Scenario<ReadWorld> waitqReadpageAfterReadError() {
+        return Scenario.<ReadWorld>named("finding-waitq-readpage-after-read-error",
+                "an IOCB_WAITQ read of a page a failed read left not uptodate calls ->readpage while a read(2) "
+                + "of another page holds the one request tag")
+                .setup(() -> new ReadWorld(2, 1, 1).cachedNotUptodate(0))
+                .task("io", w -> w.read(PAGE, PAGE, 0))
+                .task("r", w -> w.readAsync("r", 0, PAGE))
+                .atEnd(ReadWorld::check)
+                .outcome(ReadWorld::outcome)
+                .build();
     }
 
     /** How the second read of a page left not uptodate is issued. */

@@ -162,7 +162,12 @@ final class BarriersCommand implements Callable<Integer> {
                 }
                 if (fence != null) {
                     String key = fence.siteKey(site);
-                    sites.putIfAbsent(key, new Site(key, root.relativize(f) + ":" + (i + 1), javadocFirstLine(lines, i)));
+                    String doc = javadocFirstLine(lines, i);
+                    if (!doc.contains(site)) {
+                        // The call is not in a method that mirrors its kernel function (the runtime's wake-up).
+                        doc = "`" + site + "()`: the model's runtime, not a method mirroring it (see the model source)";
+                    }
+                    sites.putIfAbsent(key, new Site(key, root.relativize(f) + ":" + (i + 1), doc));
                 }
             }
         }
@@ -178,7 +183,7 @@ final class BarriersCommand implements Callable<Integer> {
                 if (first.isEmpty() && i + 1 < lines.size()) {
                     first = lines.get(i + 1).trim().replaceFirst("^\\*\\s*", "");
                 }
-                return first.replace("{@code ", "`").replaceAll("}", "`").replace("|", "\\|");
+                return first.replace("*/", "").trim().replace("{@code ", "`").replaceAll("}", "`").replace("|", "\\|");
             }
         }
         return "";

@@ -263,7 +263,9 @@ public final class Disk implements BlkMqOps {
                 }
                 gendisk.stats.bytesWritten += len;
             } else {
+                page.dmaFilling();
                 copyOut(pos, page.data, bv.bvOffset, len);
+                page.dmaFilled();
                 gendisk.stats.bytesRead += len;
             }
             pos += len;

@@ -58,7 +58,7 @@ public final class IovIter {
         page.touch();
         int n = (int) Math.min(bytes, count);
         Kernel.rt().work(Work.COPY_BYTES, n);
-        System.arraycopy(page.data, offset, buf, iovOffset, n);
+        System.arraycopy(page.contentsSeen(), offset, buf, iovOffset, n);
         iovOffset += n;
         count -= n;
         return n;

@@ -57,6 +57,16 @@ public final class Page extends KObject implements LockHolders {
     public Object private_;
     /** The page's contents. */
     public final byte[] data = new byte[PAGE_SIZE];
+    /**
+     * Model-only, under {@code --memory-model lkmm} only: the contents as one memory location
+     * ({@code this.contents}'s identity), a snapshot of {@link #data} stored by the device's DMA
+     * when a read completes ({@link #dmaFilled}) and loaded by {@code copy_page_to_iter()}
+     * ({@link #contentsSeen}): a reader not ordered after the completion (PG_uptodate's
+     * {@code smp_wmb()}/{@code smp_rmb()} pair) may copy the contents as they were before it. Null
+     * until the first read completes; written by the completing task, read by readers.
+     */
+    private byte[] published;
+    private final Object contents = new Object();
     final PageAllocator allocator;
     /**
      * Allocation sequence number: the name is {@code "P" + serial}, and it numbers the page's
@@ -243,5 +253,49 @@ public final class Page extends KObject implements LockHolders {
     public static void pageRefAdd(Page page, int nr) {
         page.touch();
         page.refcount.addReturn(nr);
+    }
+
+    /** Whether this execution runs under {@code --memory-model lkmm} (no runtime: no). */
+    private static boolean lkmm() {
+        kmodel.kernel.sched.Runtime rt = Kernel.rtOrNull();
+        return rt != null && rt.config().memoryModel() == kmodel.kernel.MemoryModel.LKMM;
+    }
+
+    /**
+     * Model-only: the device is about to DMA into {@link #data} (block/Disk's read). Under lkmm,
+     * the first time, the contents as they are now become the location's initial store.
+     */
+    public void dmaFilling() {
+        if (published == null && lkmm()) {
+            published = data.clone();
+        }
+    }
+
+    /**
+     * Model-only: the device's DMA filled {@link #data}: under lkmm, a plain store of the new
+     * contents to the contents location, by the completing task (a plain store: the ordering
+     * readers rely on comes from {@code SetPageUptodate()}'s {@code smp_wmb()} after it).
+     */
+    public void dmaFilled() {
+        if (lkmm()) {
+            byte[] snap = data.clone();
+            Kernel.rt().storeRef(contents, published, snap, kmodel.kernel.lkmm.Order.PLAIN);
+            published = snap;
+        }
+    }
+
+    /**
+     * Model-only: the bytes a reader's copy sees ({@code copy_page_to_iter()}): {@link #data}
+     * under sc; under lkmm a plain load of the contents location, any store the reader's view
+     * allows (ordered after the completion only by {@code PageUptodate()}'s {@code smp_rmb()}
+     * reading the bit set after {@code SetPageUptodate()}'s {@code smp_wmb()}).
+     */
+    public byte[] contentsSeen() {
+        if (published == null || !lkmm()) {
+            return data;
+        }
+        Object seen = Kernel.rt().loadRef(contents, published, kmodel.kernel.lkmm.Order.PLAIN);
+        // The latest store: the live data, which also has any later CPU writes (zeroing, a write).
+        return seen == published ? data : (byte[]) seen;
     }
 }

@@ -39,6 +39,7 @@ import picocli.CommandLine;
             SwarmCommand.class,
             BenchCommand.class,
             BugsCommand.class,
+            BarriersCommand.class,
             ScenariosCommand.class,
             OptionsCommand.class,
             ReproduceCommand.class,

@@ -383,6 +383,18 @@ final class CliModel {
                     default:
                         return List.of("--scenario", "textbook-refcount", "--executions", "5");
                 }
+            case "barriers": { // one small scenario, one site, a few executions: each option but the fuzzed one
+                List<String> out = new ArrayList<>();
+                String[][] budget = {{"--scenario", "textbook-refcount"}, {"--site", "smp_rmb@refcount_sub_and_test"},
+                    {"--executions", "5"}, {"--reach-executions", "5"}, {"--preemptions", "0"}};
+                for (String[] o : budget) {
+                    if (!o[0].equals(f)) {
+                        out.add(o[0]);
+                        out.add(o[1]);
+                    }
+                }
+                return out;
+            }
             case "swarm":
                 switch (f) {
                     case "--count": // and the cap in tooCostly

@@ -121,7 +121,7 @@ public final class KconfigTable {
                 }
                 if (part.startsWith("bug=")) {
                     String id = part.substring(4);
-                    if (BugCatalog.find(id) == null) {
+                    if (BugCatalog.find(id) == null && !ablation(id)) {
                         throw new IllegalArgumentException("replay token names unknown bug '" + id + "'");
                     }
                     bugs.add(id);
@@ -163,5 +163,13 @@ public final class KconfigTable {
             sb.append(o.name());
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether {@code id} is a barrier ablation ({@code no-barrier:smp_mb@io_cqring_ev_posted},
+     * written by {@code ./kmodel barriers}): a replay token may carry one as it carries a bug.
+     */
+    static boolean ablation(String id) {
+        return id.matches(java.util.regex.Pattern.quote(kmodel.kernel.lkmm.Fence.ABLATE_PREFIX) + "[a-z_]+@[A-Za-z0-9_]+");
     }
 }

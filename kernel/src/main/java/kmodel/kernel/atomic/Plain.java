@@ -9,8 +9,8 @@ import kmodel.kernel.race.HappensBefore;
  * ordered with it by happens-before ({@link HappensBefore}). A read the kernel does without the
  * lock on purpose, knowing it may race, is {@link #racy()} (the kernel's {@code data_race()}
  * annotation, or a racy read KCSAN would report), and is not checked. Under {@code --memory-model
- * lkmm} {@link #get()} may read any store the task's view allows, as every tracked load does;
- * {@link #racy()} reads the latest.
+ * lkmm} {@link #get()} and {@link #racy()} may read any store the task's view allows, as every
+ * tracked load does.
  *
  * @param <T> the value type
  */
@@ -48,9 +48,15 @@ public final class Plain<T> {
         value = v;
     }
 
-    /** include/linux/compiler.h: {@code data_race(x)}: a read that may race on purpose, not checked. */
+    /**
+     * include/linux/compiler.h: {@code data_race(x)}: a read that may race on purpose, not checked
+     * for data races. Still a plain load: under {@code --memory-model lkmm} it may read any store
+     * the task's view allows (so that a barrier meant to order it can be shown missing, as
+     * {@code io_cqring_events()}'s read of {@code cached_cq_tail} is by {@code cq-ev-posted-no-mb}).
+     */
     public T racy() {
-        return value;
+        kmodel.kernel.sched.Runtime rt = kmodel.kernel.Kernel.rtOrNull();
+        return rt == null ? value : (T) rt.loadRef(this, value, kmodel.kernel.lkmm.Order.PLAIN);
     }
 
     @Override

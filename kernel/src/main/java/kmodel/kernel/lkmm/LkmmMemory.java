@@ -211,6 +211,10 @@ public final class LkmmMemory {
         int i = l.indexOf(read);
         double ts = i + 1 == l.size() ? read.ts + 1 : (read.ts + l.get(i + 1).ts) / 2;
         Message m = place(t, read.loc, ts, value, o == Order.RELEASE ? Order.RELEASE : Order.ONCE, task, event, true);
+        // An RMW continues the sequence of the store it read (C11's release sequence; the LKMM's
+        // rf;rmw chains): a task that reads the RMW's store sees what the store it read released.
+        // Without it a reader of page->flags through a later relaxed bit RMW missed SetPageUptodate()'s smp_wmb().
+        m.view.join(read.view);
         if (o == Order.FULL) {
             fence(t, Fence.MB);
         }

@@ -1321,9 +1321,24 @@ public final class DeterministicRuntime implements Runtime, AutoCloseable {
         mem.releaseLock(current.lkmm, location(lock, 0, null), current.id(), ++storeEvents);
     }
 
+    /**
+     * The barrier sites ({@link Fence#siteKey}) that any deterministic runtime has executed under
+     * {@code --memory-model lkmm} since the set was last cleared: how {@code ./kmodel barriers}
+     * finds which scenarios reach a site. A diagnostic across executions, never read by the model.
+     */
+    public static final java.util.Set<String> FENCE_SITES_REACHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     @Override
     public void fence(Fence f, String site) {
         if (!weak()) {
+            return;
+        }
+        String key = f.siteKey(site);
+        FENCE_SITES_REACHED.add(key);
+        if (config.bug(Fence.ABLATE_PREFIX + key)) {
+            if (detail) {
+                record(current, "no " + key + " (ablated)", TraceEvent.Level.DETAIL);
+            }
             return;
         }
         switch (f) {

@@ -225,9 +225,11 @@ public final class BugCatalog {
                 "the CQ tail published by an io-wq worker and the waiter's queueing are both missed: no smp_mb() before waitqueue_active(&ctx->wait)"));
         b.add(barrierBug(FilemapBugs.PAGE_WAIT_LIST_DEL_NOT_CAREFUL,
                 "undoes c6fe44d96fc1 (\"list: add \"list_del_init_careful()\" to go with \"list_empty_careful()\"\"), v5.8: 2a9127fcf229's wake_page_function()/finish_wait()",
-                "page-lock-killable", ViolationKind.MISSED_WAKEUP,
-                "locker sleeps in TASK_UNINTERRUPTIBLE waiting on locker.wait_page",
-                "a killed locker finds its entry unlinked and reads wait->flags unordered: it misses WQ_FLAG_DONE, returns -EINTR and never unlocks the page handed to it",
+                "page-lock-killable", ViolationKind.BUG_ON,
+                "VM_BUG_ON_PAGE(!PageLocked(page))",
+                "a killed locker finds its entry unlinked (plain list_empty_careful()) and reads wait->flags unordered: it sees WQ_FLAG_DONE"
+                        + " but not the PG_locked the waker took for it, and its unlock_page() hits VM_BUG_ON_PAGE(!PageLocked(page));"
+                        + " the same reordering could also hide WQ_FLAG_DONE (-EINTR, the page left locked); the search reports the VM_BUG_ON",
                 MmOptions.PAGE_LOCK_UNFAIRNESS, 0));
         return b.build();
     }

@@ -128,10 +128,17 @@ final class BarriersCommand implements Callable<Integer> {
      */
     static Map<String, Site> sites(Path root) {
         Map<String, Site> sites = new TreeMap<>();
-        List<Path> files;
-        try (Stream<Path> s = Files.walk(root)) {
-            files = s.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/")
-                    && !p.toString().contains("/tools/") && !p.getFileName().toString().equals("Barriers.java")).sorted().toList();
+        List<Path> files = new ArrayList<>();
+        // Each model module's src/main/java only (not .git, target/ or the tools): a walk of the whole
+        // tree allocated tens of MB per run, on the command's own thread.
+        try (Stream<Path> modules = Files.list(root)) {
+            for (Path m : modules.filter(d -> Files.isDirectory(d.resolve("src/main/java"))
+                    && !d.getFileName().toString().equals("tools")).sorted().toList()) {
+                try (Stream<Path> s = Files.walk(m.resolve("src/main/java"))) {
+                    s.filter(p -> p.toString().endsWith(".java") && !p.getFileName().toString().equals("Barriers.java"))
+                            .sorted().forEach(files::add);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -130,6 +130,9 @@ final class CliModel {
                 scratch = Files.createTempDirectory("kmodel-cli-fuzz");
                 scratch.toFile().deleteOnExit();
                 Files.write(scratch.resolve("job.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
+                // fio-input.fio: the job file a valid fio run reads, under a name no fuzzed value writes (a fuzzed
+                // --json or --write FILE may overwrite job.fio, which then fails every later fio case's input checks)
+                Files.write(scratch.resolve("fio-input.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
                 Files.copy(Path.of(LitmusCliTest.suite("SB+mbs.litmus").toString()), scratch.resolve("sb.litmus"));
                 // merge-I.json: the shards a valid merge reads, under names no fuzzed value writes
                 for (int i = 0; i < 2; i++) {
@@ -141,11 +144,38 @@ final class CliModel {
                     }
                     Files.copy(scratch.resolve("merge-" + i + ".json"), scratch.resolve("shard-" + i + ".json"));
                 }
+                CliRun whole = CliRun.kmodel("check", "--scenario", "textbook-waitqueue", "--bug",
+                        "textbook-check-then-sleep", "--preemptions", "1", "--json",
+                        scratch.resolve("whole-input.json").toString(), "--jobs", "1");
+                if (whole.code != 1) {
+                    throw new IllegalStateException(whole.toString());
+                }
+                Files.copy(scratch.resolve("whole-input.json"), scratch.resolve("whole.json"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
         return scratch;
+    }
+
+    /**
+     * Puts the scratch directory's input files back as {@link #scratch()} wrote them: a fuzzed
+     * output option ({@code --json job.fio}, {@code --write shard-0.json}) may have overwritten one,
+     * and every later case that reads it would then fail its input checks, whatever it fuzzes.
+     */
+    static synchronized void restoreInputs() {
+        Path d = scratch();
+        try {
+            Files.write(d.resolve("job.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
+            Files.write(d.resolve("fio-input.fio"), FioFuzzProperties.BASES.get(2).getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < 2; i++) {
+                Files.copy(d.resolve("merge-" + i + ".json"), d.resolve("shard-" + i + ".json"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.copy(d.resolve("whole-input.json"), d.resolve("whole.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Valid file names in the scratch directory, and names that are not there. */
@@ -215,6 +245,10 @@ final class CliModel {
         }
         if (in.command.equals("litmus") && label.equals("FILE")) {
             return List.of("sb.litmus", "absent.litmus", "job.fio");
+        }
+        if (in.command.equals("merge") && !in.isOption()) {
+            // whole.json: an unsharded run, which merges alone (one shard of two is refused: a unit missing)
+            return List.of("whole.json", "shard-0.json", "absent/x.json", "job.fio", "");
         }
         if (isPath(in)) {
             return FILE_NAMES;
@@ -329,6 +363,7 @@ final class CliModel {
      * (but the fuzzed one), then the case's words.
      */
     static List<String> argv(Input in, List<String> caseWords) {
+        restoreInputs();
         List<String> argv = new ArrayList<>();
         if (!in.command.equals("kmodel")) {
             argv.add(in.command);
@@ -437,7 +472,7 @@ final class CliModel {
             case "merge":
                 return List.of(inScratch("merge-0.json"), inScratch("merge-1.json"));
             case "fio":
-                return List.of(inScratch("job.fio"));
+                return List.of(inScratch("fio-input.fio"));
             case "xfs_io":
                 return List.of("-c", "pread 0 4k", "foo");
             case "xref":

@@ -122,6 +122,16 @@ public final class IoUringExit {
             doExitV5100(me, rings);
             return;
         }
+        exitFiles(me, rings);
+        Sched.doExit();
+    }
+
+    /**
+     * kernel/exit.c: {@code exit_files()} (v5.10): {@code io_uring_files_cancel(files)} on each
+     * live ring, then the files' last {@code fput()}, queued as task_work ({@code ____fput()}
+     * releases the ring).
+     */
+    private static void exitFiles(Task me, IoRingCtx... rings) {
         for (IoRingCtx ctx : rings) {
             if (!ctx.released) {
                 ioUringFilesCancel(ctx);
@@ -135,7 +145,6 @@ public final class IoUringExit {
                 Sched.taskWorkAdd(me, fput, Sched.TWA_RESUME);
             }
         }
-        Sched.doExit();
     }
 
     /**
@@ -148,19 +157,7 @@ public final class IoUringExit {
      */
     private static void doExitV5100(Task me, IoRingCtx... rings) {
         Sched.exitSignals();
-        for (IoRingCtx ctx : rings) {
-            if (!ctx.released) {
-                ioUringFilesCancel(ctx);
-            }
-        }
-        for (final IoRingCtx ctx : rings) {
-            if (!ctx.released) {
-                CallbackHead fput = new CallbackHead();
-                CallbackHead.initTaskWork(fput, cb -> ioUringRelease(ctx));
-                fput.label = "____fput(" + ctx + ")";
-                Sched.taskWorkAdd(me, fput, Sched.TWA_RESUME);
-            }
-        }
+        exitFiles(me, rings);
         Sched.exitTaskWork();
     }
 }

@@ -445,6 +445,8 @@ public final class DporStrategy implements ExplorationStrategy {
      * exited in every execution that took it from {@code s}: {@link Node#continued}). Coons,
      * Musuvathi and McKinley (OOPSLA 2013) leave sleep sets out of BPOR; this is the condition under
      * which one sleeper is kept, checked against plain DFS by {@code ReductionEquivalenceModelCheck}.
+     * Dropping "ended its run" misses end states ({@code BoundedSleepSetsModelCheck}); "c is not tk"
+     * never decides while a new decision runs {@code c} first, and is kept for an order that would not.
      */
     private boolean costFreeSleeper(Node s, int t, int tk) {
         int c = s.current;

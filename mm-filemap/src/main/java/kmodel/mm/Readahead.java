@@ -341,7 +341,7 @@ public final class Readahead {
                 readPages(ractl, pagePool, true);
                 continue;
             }
-            page = PageCache.pageCacheAlloc(mapping);
+            page = PageCache.__pageCacheAlloc(mapping, "page_cache_ra_unbounded");
             if (page == null) {
                 break;
             }

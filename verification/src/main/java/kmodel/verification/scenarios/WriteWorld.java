@@ -184,7 +184,7 @@ final class WriteWorld {
         byte[] b = new byte[n * PAGE_SIZE];
         Arrays.fill(b, (byte) v);
         long ret = bf.write(file, index << PAGE_SHIFT, b);
-        Kernel.event("write(page %s, %s pages, v%s) = %s", index, n, Errno.name(ret));
+        Kernel.event("write(page %s, %s pages) = %s", index, n, Errno.name(ret));
         if (ret > 0) {
             Kernel.access(committedRecord);
             for (long i = 0; i < ret / PAGE_SIZE; i++) {

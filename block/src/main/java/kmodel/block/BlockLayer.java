@@ -15,8 +15,9 @@ public final class BlockLayer {
     /** block/bio.c: {@code fs_bio_set}, for {@code bio_alloc()}. */
     public final BioSet fsBioSet;
     /**
-     * block/blk-core.c: {@code static DECLARE_FAULT_ATTR(fail_make_request)}, with the budget of
-     * {@code FAIL_MAKE_REQUEST} (off, 0, by default); asked by {@code should_fail_request()}.
+     * block/blk-core.c: {@code fail_make_request} (v5.10, {@code static DECLARE_FAULT_ATTR()}),
+     * with the budget of {@code FAIL_MAKE_REQUEST} (off, 0, by default); asked by
+     * {@code should_fail_request()}.
      */
     public final FaultAttr failMakeRequest = new FaultAttr("fail_make_request", BlockOptions.FAIL_MAKE_REQUEST);
     private final AtomicInteger nextBio = new AtomicInteger();

@@ -60,7 +60,7 @@ public final class PageAllocator {
     private int created;
     private int inUse;
     private int limit = Integer.MAX_VALUE;
-    /** mm/page_alloc.c: {@code fail_page_alloc.attr} of this machine ({@code FAIL_PAGE_ALLOC}); its {@code times} is an atomic. */
+    /** mm/page_alloc.c: {@code fail_page_alloc} (v5.10): its {@code attr}, of this machine ({@code FAIL_PAGE_ALLOC}). */
     public final FaultAttr failPageAlloc = new FaultAttr("fail_page_alloc", MmOptions.FAIL_PAGE_ALLOC);
 
     /**

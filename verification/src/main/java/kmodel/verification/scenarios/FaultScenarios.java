@@ -3,7 +3,9 @@ package kmodel.verification.scenarios;
 import kmodel.block.BlockOptions;
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
+import kmodel.block.DiskKind;
 import kmodel.sim.world.ReadWorld;
+import kmodel.sim.world.UringWorld;
 import kmodel.verification.world.Scenario;
 import kmodel.verification.world.ScenarioSet;
 
@@ -30,6 +32,7 @@ public final class FaultScenarios {
         r.register(faultReadEio());
         r.register(faultWriteNomem());
         r.register(faultWriteEio());
+        r.register(faultUringReadEio());
     }
 
     /**
@@ -125,6 +128,33 @@ public final class FaultScenarios {
                     w.expectWriteErrorsNotLost();
                 })
                 .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code fault-uring-read-eio}: one io_uring read of an uncached page (as
+     * {@code uring-read-again-dev}, on a device with nowait support) while up to two bios fail
+     * ({@code FAIL_MAKE_REQUEST=2}): the non-blocking attempt's read-ahead bio, the retry's
+     * {@code ->readpage} bio, or both (one failure alone is repaired by the retry's
+     * {@code ->readpage}). The request completes with one CQE, its bytes or {@code -EIO} (checked: exactly one CQE, no other error, the bytes), then the ring
+     * is closed and the task exits (no reference left).
+     */
+    static Scenario<UringWorld> faultUringReadEio() {
+        return Scenario.<UringWorld>named("fault-uring-read-eio",
+                "one io_uring read of an uncached page while up to 2 submitted bios fail with BLK_STS_IOERR (fail_make_request)")
+                .set(BlockOptions.FAIL_MAKE_REQUEST, 2)
+                .autoBound(1)
+                .setup(() -> new UringWorld(1, 2, 0, DiskKind.NOWAIT))
+                .task("uring", w -> {
+                    w.setupRing(1);
+                    w.queueRead(1, 0, PAGE, 0);
+                    w.submitAndWait(1);
+                    w.reap(1);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
                 .build();
     }
 }

@@ -78,6 +78,7 @@ class CoverageModelCheck {
             Map.entry("btrfs-bio-alloc-fail-2-readers", pair(BtrfsBugs.READPAGE_ERROR_KEEPS_LOCK, ViolationKind.MISSED_WAKEUP)),
             Map.entry("fault-read-eio", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("fault-write-nomem", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
+            Map.entry("fault-uring-read-eio", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
             Map.entry("btrfs-compressed-shared", pair(BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("btrfs-compressed-shared-batches", pair(BtrfsBugs.PAGEPOOL_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("btrfs-punch-compressed-shared-2-readers", pair(BtrfsBugs.PREV_EM_ORIG_START, ViolationKind.DATA_CORRUPTION)),

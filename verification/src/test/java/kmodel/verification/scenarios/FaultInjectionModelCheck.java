@@ -84,6 +84,14 @@ class FaultInjectionModelCheck {
     }
 
     @Test
+    void twoFailedBiosGiveTheIoUringReadEioInItsOneCqeAndPassWithinBound1() {
+        CheckResult r = bound1(FaultScenarios.faultUringReadEio(), Kconfig.defaults());
+        assertTrue(r.passed(), () -> r.summaryLine() + "\n" + r.diagram());
+        /* io_read() -> generic_file_read_iter() -EIO -> io_complete_rw() with res < 0 */
+        assertEquals(java.util.Set.of("1=-EIO", "1=4096"), r.outcomes());
+    }
+
+    @Test
     void theErrorPathMutationsAreFoundOnlyWithFaultInjection() {
         CheckResult ra = bound1(FaultScenarios.faultReadNomem(),
                 KconfigTable.build(List.of(), List.of("readahead-nomem-drops-batch")));

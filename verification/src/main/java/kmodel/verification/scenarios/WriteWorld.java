@@ -57,6 +57,8 @@ final class WriteWorld {
     final Map<String, List<String>> results = new TreeMap<>();
     /** A page a scenario holds a reference to from its set-up (a pin), or null. */
     Page pinned;
+    /** The page of the file whose device block fails to read ({@link #readError}), or -1. */
+    private long badPage = -1;
     /**
      * The version of each page's last write that has returned ({@code write(2)} done), or null:
      * what an {@code fsync} called afterwards must find on the device (or a later version).
@@ -123,6 +125,40 @@ final class WriteWorld {
         mapping().aOps.writepage(p, new WritebackControl(WritebackControl.WB_SYNC_NONE, 0, WritebackControl.LLONG_MAX));
         Page.putPage(p);
         return this;
+    }
+
+    /**
+     * Puts page {@code index} in the cache not uptodate and unlocked (set-up only): the state a
+     * failed read leaves it in ({@code end_buffer_async_read()} sets {@code PG_error} and unlocks
+     * it without {@code PG_uptodate}); the device error is gone, so a retry reads it.
+     */
+    WriteWorld cachedNotUptodate(long index) {
+        Page p = PageCache.pageCacheAlloc(mapping());
+        PageCache.addToPageCacheLru(p, mapping(), index);
+        PageFlags.SetPageError(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+        return this;
+    }
+
+    /** Makes every read of page {@code index}'s block fail with an I/O error (set-up only). */
+    WriteWorld readError(long index) {
+        bdev.injectReadError(index);
+        badPage = index;
+        return this;
+    }
+
+    /**
+     * {@code write(2)} of {@code len} bytes of value {@code v} at byte {@code pos}: a write that
+     * may cover part of a page only, and may extend the file. Returns the count.
+     */
+    long writeBytes(long pos, int len, int v) {
+        byte[] b = new byte[len];
+        Arrays.fill(b, (byte) v);
+        long ret = bf.write(file, pos, b);
+        Kernel.event("write(%s, %s) = %s", pos, len + " bytes v" + v, Errno.name(ret));
+        result("w" + pos + "+" + len + "=" + Errno.name(ret));
+        return ret;
     }
 
     /** The version of a page's bytes: {@code d}, {@code 0}, {@code vN} or {@code torn}. */
@@ -208,7 +244,7 @@ final class WriteWorld {
         long size = file.fInode.iSize.plain();
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, 0), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
-        kmodel.sim.world.Contracts.readCount("read", file, pos, len, 0, ret, size, p -> false);
+        kmodel.sim.world.Contracts.readCount("read", file, pos, len, 0, ret, size, p -> (p >> PAGE_SHIFT) == badPage);
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }

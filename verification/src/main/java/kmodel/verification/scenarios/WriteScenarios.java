@@ -42,6 +42,7 @@ public final class WriteScenarios {
         r.register(writePartialPage());
         r.register(readRetryTruncate());
         r.register(readEmptyAppend());
+        r.register(truncateLockedPage());
     }
 
     /**
@@ -504,6 +505,28 @@ public final class WriteScenarios {
                     w.check();
                     w.expectCache(0, "v1");
                 })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-locked-page} (large): a file of three pages, only page 2 cached, is
+     * truncated to half a page while a reader reads page 1 from the device. The truncation's
+     * partial start page (page 0) is not cached (nothing to zero); its first pass skips page 1 if
+     * the reader holds its lock for the read ({@code trylock_page()} fails) and deletes page 2; its
+     * second pass waits for page 1's lock, and may find the range emptied already or restart. The
+     * reader gets page 1's bytes, or fewer or none past the new end of file: the read-count
+     * contract; at the end no page past {@code i_size} is cached with data. Within preemption
+     * bound 1.
+     */
+    static Scenario<WriteWorld> truncateLockedPage() {
+        return Scenario.<WriteWorld>named("truncate-locked-page",
+                "a truncation to half a page meets a page locked by a reader's read (its first pass skips it, the second waits)")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(3, 3, 0).cached(2, -1))
+                .task("reader", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .task("truncate", w -> w.truncateBytes(PAGE_SIZE / 2))
+                .atEnd(WriteWorld::check)
                 .outcome(WriteWorld::outcome)
                 .build();
     }

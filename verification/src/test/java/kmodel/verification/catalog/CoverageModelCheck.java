@@ -101,6 +101,7 @@ class CoverageModelCheck {
             Map.entry("btrfs-inline-read", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("btrfs-hole-extent", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
             Map.entry("btrfs-raid1-ioerr", pair(BtrfsBugs.ENDIO_SKIP_OFFSET, ViolationKind.BUG_ON)),
+            Map.entry("truncate-locked-page", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
             Map.entry("uring-cq-overflow-busy", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE))));
 
     private static Object[] pair(String bug, ViolationKind kind, String... sets) {

@@ -13,6 +13,7 @@ import static kmodel.block.BlkTypes.REQ_NOWAIT;
 import java.util.ArrayList;
 import java.util.List;
 import kmodel.kernel.Errno;
+import kmodel.kernel.FaultInject;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.sched.Sched;
 
@@ -25,7 +26,8 @@ import kmodel.kernel.sched.Sched;
  *   <li>{@code submit_bio()}: accounting (the model's {@link DiskStats}).</li>
  *   <li>{@code submit_bio_checks()}: (a) {@code REQ_NOWAIT} to a queue without
  *       {@code QUEUE_FLAG_NOWAIT} (v5.10: {@code !blk_queue_nowait(q)}): {@code BLK_STS_NOTSUPP};
- *       (b) beyond the end of the device:
+ *       (a') fault injection, {@code should_fail_bio()} ({@code FAIL_MAKE_REQUEST}):
+ *       {@code BLK_STS_IOERR}; (b) beyond the end of the device:
  *       {@code BLK_STS_IOERR}; (c) discard-like ops the device lacks: {@code BLK_STS_NOTSUPP}.
  *       A failed check completes the bio at once, in the submitter's context.</li>
  *   <li>{@code __submit_bio_noacct_mq()}: with {@code current->bio_list} active, hand each bio to
@@ -48,7 +50,7 @@ public final class BlkCore {
             case BLK_STS_AGAIN: return -Errno.EAGAIN;
             case BLK_STS_IOERR: return -Errno.EIO;
             default:
-                Kernel.WARN_ON(true, "blk_status_to_errno(" + status + "): unknown status");
+                Kernel.WARN_ON(true, () -> "blk_status_to_errno(" + status + "): unknown status");
                 return -Errno.EIO;
         }
     }
@@ -61,7 +63,7 @@ public final class BlkCore {
      */
     public static void submitBio(Bio bio) {
         bio.touch();
-        Kernel.BUG_ON(bio.biDisk == null, "submit_bio(" + bio + ") without bi_disk");
+        Kernel.BUG_ON(bio.biDisk == null, () -> "submit_bio(" + bio + ") without bi_disk");
         /* Model-only: I/O started inside an IOCB_NOIO section is blocked-in-nowait. */
         Sched.mayIssueIo("submit_bio(" + bio + ")");
         if (Bio.bioHasData(bio)) {
@@ -137,7 +139,10 @@ public final class BlkCore {
      * {@code REQ_NOWAIT} (f44268f81295: {@code plug = blk_mq_plug(q, bio); if (plug &&
      * plug->nowait) bio->bi_opf |= REQ_NOWAIT;}).
      *
-     * <p>Not modelled: fault injection, read-only checks, partitions, flush filtering,
+     * <p>Then, as in v5.10, fault injection: {@code if (should_fail_bio(bio)) goto end_io;}
+     * ({@code FAIL_MAKE_REQUEST}: the bio ends with {@code BLK_STS_IOERR}).
+     *
+     * <p>Not modelled: read-only checks, partitions, flush filtering,
      * throttling and cgroups.
      */
     static boolean submitBioChecks(Bio bio) {
@@ -150,6 +155,8 @@ public final class BlkCore {
         }
         if ((bio.biOpf & REQ_NOWAIT) != 0 && !RequestQueue.blkQueueNowait(q)) {
             notSupported = true;
+        } else if (shouldFailBio(bio) != 0) {
+            status = BLK_STS_IOERR;
         } else if (bioCheckEod(bio, bio.biDisk.capacity())) {
             status = BLK_STS_IOERR;
         } else {
@@ -177,6 +184,27 @@ public final class BlkCore {
         bio.biStatus = status;
         BlockBio.bioEndio(bio);
         return false;
+    }
+
+    /**
+     * block/blk-core.c: {@code should_fail_request(part, bytes)} (v5.10,
+     * {@code CONFIG_FAIL_MAKE_REQUEST}): {@code part->make_it_fail && should_fail(&fail_make_request,
+     * bytes)}, for the whole disk ({@code part0}: the model has no partitions).
+     */
+    static boolean shouldFailRequest(GenDisk disk, int bytes, Bio bio) {
+        return disk.makeItFail && disk.layer != null && FaultInject.shouldFail(disk.layer.failMakeRequest, Integer.toUnsignedLong(bytes),
+                "submit_bio_noacct", bio);
+    }
+
+    /**
+     * block/blk-core.c: {@code should_fail_bio(bio)} (v5.10, {@code ALLOW_ERROR_INJECTION}):
+     * {@code -EIO} when {@code should_fail_request(&bio->bi_disk->part0, bio->bi_iter.bi_size)}.
+     */
+    static int shouldFailBio(Bio bio) {
+        if (shouldFailRequest(bio.biDisk, bio.biIter.biSize, bio)) {
+            return -Errno.EIO;
+        }
+        return 0;
     }
 
     /**

@@ -57,9 +57,19 @@ public final class BlockBugs {
     private BlockBugs() {
     }
 
+    /**
+     * A mutation of {@code end_buffer_async_write()}'s error path (fs/buffer.c, v5.10): a lost
+     * async page write is logged and marks the page {@code PG_error}, but
+     * {@code mark_buffer_write_io_error()} forgets {@code mapping_set_error()}, so no later
+     * {@code fsync} hears of it. Reached only with fault injection ({@code FAIL_MAKE_REQUEST}).
+     * Manifests as {@code data-corruption} (an fsync returns 0 with its page not on the device)
+     * or {@code wrong-result} (the error is lost).
+     */
+    public static final String ASYNC_WRITE_ERROR_NOT_RECORDED = "async-write-error-not-recorded";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {BIO_SPLIT_ADVANCES_SECTOR_ONLY, SBQ_WAIT_NOT_COUNTED, BIO_TRIM_RELIES_ON_BI_VCNT,
-            SBQ_CLEAR_NO_MB_AFTER_ATOMIC};
+            SBQ_CLEAR_NO_MB_AFTER_ATOMIC, ASYNC_WRITE_ERROR_NOT_RECORDED};
     }
 }

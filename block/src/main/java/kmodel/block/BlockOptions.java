@@ -51,8 +51,18 @@ public final class BlockOptions {
     public static final KconfigOption SBITMAP_CLEARED_RACE_FIX = KconfigOption.bool("SBITMAP_CLEARED_RACE_FIX", false,
             "72d04bdcf3f7 (v6.11-rc1): sbitmap_deferred_clear() retries a word with free bits (n: v5.10, a tag waiter can be stranded)");
 
+    /**
+     * Fault injection {@code fail_make_request} (block/blk-core.c {@code should_fail_bio()} in
+     * {@code submit_bio_checks()}, lib/fault-inject.c {@code should_fail()};
+     * {@link kmodel.kernel.FaultInject}): at most N bios fail at submission with
+     * {@code BLK_STS_IOERR} in an execution, each submission a data choice of the checker
+     * ({@code times=N}), as if every disk's {@code make-it-fail} were 1. 0: off.
+     */
+    public static final KconfigOption FAIL_MAKE_REQUEST = KconfigOption.integer("FAIL_MAKE_REQUEST", 0, 0, 1000,
+            "fault injection, block/blk-core.c should_fail_bio(): at most N submitted bios end with BLK_STS_IOERR (each a checker choice; 0 off)");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
-        return new KconfigOption[] {REQ_RAHEAD_NOWAIT, SBQ_WAIT_QUEUES, SBITMAP_CLEARED_RACE_FIX};
+        return new KconfigOption[] {REQ_RAHEAD_NOWAIT, SBQ_WAIT_QUEUES, SBITMAP_CLEARED_RACE_FIX, FAIL_MAKE_REQUEST};
     }
 }

@@ -15,6 +15,12 @@ public final class GenDisk {
     public Object privateData;
     /** Counters for performance work (not part of the kernel structure). */
     public final DiskStats stats = new DiskStats();
+    /**
+     * {@code part0.make_it_fail} (/sys/block/NAME/make-it-fail, {@code CONFIG_FAIL_MAKE_REQUEST}):
+     * whether {@code fail_make_request} may fail this disk's bios. The kernel's default is 0; the
+     * model's is 1, so {@code FAIL_MAKE_REQUEST=N} alone applies to every disk (a world may clear it).
+     */
+    public boolean makeItFail = true;
     /** The block layer this disk belongs to. */
     public final BlockLayer layer;
 

@@ -162,10 +162,11 @@ public final class ModelCheck {
     }
 
     /**
-     * The unbounded reduced search as it was before wakeup trees (source-DPOR with sleep sets,
-     * {@link DporStrategy#sourceSets()}): complete as well, but with executions that end sleep-set
-     * blocked. For comparisons ({@code --reduction source}, {@code ./kmodel bench}); bounded
-     * searches are unchanged by it.
+     * The reduced search as it was before 2026-12-02: the unbounded one before wakeup trees
+     * (source-DPOR with sleep sets, {@link DporStrategy#sourceSets()}; complete as well, but with
+     * executions that end sleep-set blocked), and the bounded one without sleep sets under a bound
+     * of 1 or more ({@link DporStrategy#withoutBoundedSleepSets}). For comparisons
+     * ({@code --reduction source}, {@code ./kmodel bench --before-after}).
      */
     public ModelCheck sourceSets(boolean on) {
         this.sourceSets = on;
@@ -647,7 +648,8 @@ public final class ModelCheck {
             for (int bound = iterative ? 0 : to; bound <= to; bound++) {
                 final int b = bound;
                 phases.add(new Phase(x -> naiveBound ? DporStrategy.naiveBoundForTesting(b)
-                        : reduction ? new DporStrategy(b) : new DfsStrategy(b), -1));
+                        : reduction ? (sourceSets ? DporStrategy.withoutBoundedSleepSets(b) : new DporStrategy(b))
+                        : new DfsStrategy(b), -1));
             }
         }
         return phases;

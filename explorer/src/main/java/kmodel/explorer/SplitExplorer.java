@@ -118,7 +118,8 @@ public final class SplitExplorer {
             return st.reduction ? (st.sourceSets ? DporStrategy.sourceSets() : new DporStrategy()).prefix(prefix)
                     : new DfsStrategy(Integer.MAX_VALUE).prefix(prefix);
         }
-        return st.reduction ? new DporStrategy(bound).prefix(prefix) : new DfsStrategy(bound).prefix(prefix);
+        return st.reduction ? (st.sourceSets ? DporStrategy.withoutBoundedSleepSets(bound) : new DporStrategy(bound))
+                .prefix(prefix) : new DfsStrategy(bound).prefix(prefix);
     }
 
     /**

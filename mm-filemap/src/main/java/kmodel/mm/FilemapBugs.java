@@ -185,12 +185,23 @@ public final class FilemapBugs {
      */
     public static final String PAGE_WAIT_LIST_DEL_NOT_CAREFUL = "page-wait-list-del-not-careful";
 
+    /**
+     * A mutation of {@code page_cache_ra_unbounded()}'s allocation-failure path (mm/readahead.c,
+     * v5.10): on a failed {@code __page_cache_alloc()} it returns at once instead of
+     * {@code break}ing to {@code read_pages()}, so the pages of the batch built so far, locked
+     * in the page cache by {@code add_to_page_cache_lru()}, are never read nor unlocked. Reached
+     * only with fault injection ({@code FAIL_PAGE_ALLOC}). Manifests as {@code missed-wakeup}
+     * (a reader sleeps on the page lock for ever).
+     */
+    public static final String READAHEAD_NOMEM_DROPS_BATCH = "readahead-nomem-drops-batch";
+
     /** Every bug id of this module. */
     public static String[] all() {
         return new String[] {ASYNC_WAIT_CHECK_BEFORE_ADD, ASYNC_LOCK_NOT_TRYLOCK, ASYNC_PAGE_MATCH_NOT_SET,
             EXCLUSIVE_WAIT_SIGNAL_FIRST, HANDOFF_FORGETS_DONE, END_WRITEBACK_NO_PAGE_REF,
             ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, WAKE_PAGE_MATCH_NOT_SET, END_PAGE_WRITEBACK_NO_WAKE,
             WRITE_CACHE_PAGES_NO_MAPPING_RECHECK, TRUNCATE_PAGECACHE_BEFORE_ISIZE, WAIT_ON_PAGE_WRITEBACK_ONCE,
-            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS, PAGE_WAIT_LIST_DEL_NOT_CAREFUL, PAGE_ENDIO_UNLOCK_FIRST};
+            NOWAIT_WAITS_FOR_PAGE, PAGE_UPTODATE_NO_BARRIERS, PAGE_WAIT_LIST_DEL_NOT_CAREFUL, PAGE_ENDIO_UNLOCK_FIRST,
+            READAHEAD_NOMEM_DROPS_BATCH};
     }
 }

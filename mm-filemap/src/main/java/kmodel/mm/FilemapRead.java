@@ -406,7 +406,7 @@ public final class FilemapRead {
 
                 case NO_CACHED_PAGE: {
                     /* Ok, it wasn't cached, so we need to create a new page.. */
-                    page = PageCache.pageCacheAlloc(mapping);
+                    page = PageCache.__pageCacheAlloc(mapping, "generic_file_buffered_read");
                     if (page == null) {
                         error = -Errno.ENOMEM;
                         next = Label.OUT;

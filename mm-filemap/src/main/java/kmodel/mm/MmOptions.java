@@ -71,9 +71,20 @@ public final class MmOptions {
     public static final KconfigOption PAGE_LOCK_WOKEN_KILLED_TRYLOCK = KconfigOption.bool("PAGE_LOCK_WOKEN_KILLED_TRYLOCK",
             false, "candidate fix (in no kernel): a killed exclusive waiter woken without DONE tries the lock once");
 
+    /**
+     * Fault injection {@code fail_page_alloc} (mm/page_alloc.c {@code should_fail_alloc_page()},
+     * lib/fault-inject.c {@code should_fail()}; {@link kmodel.kernel.FaultInject}): at most N page
+     * allocations of {@code __page_cache_alloc()} fail in an execution, each call a data choice
+     * of the checker ({@code times=N}, {@code probability} the choice), as with the debugfs
+     * settings {@code min-order=0} and {@code ignore-gfp-wait=N} (the defaults, order 1 and Y,
+     * would spare these order-0 reclaiming allocations). 0: off.
+     */
+    public static final KconfigOption FAIL_PAGE_ALLOC = KconfigOption.integer("FAIL_PAGE_ALLOC", 0, 0, 1000,
+            "fault injection, mm/page_alloc.c should_fail_alloc_page(): at most N __page_cache_alloc() calls fail (each a checker choice; 0 off)");
+
     /** Every option of this module. */
     public static KconfigOption[] all() {
         return new KconfigOption[] {ASYNC_BUFFERED_READS, READAHEAD_NOWAIT, READ_PATH_V59, PAGE_WAIT_V57, PAGE_WAIT_TABLE_SIZE,
-            PAGE_LOCK_UNFAIRNESS, PAGE_LOCK_WOKEN_KILLED_TRYLOCK};
+            PAGE_LOCK_UNFAIRNESS, PAGE_LOCK_WOKEN_KILLED_TRYLOCK, FAIL_PAGE_ALLOC};
     }
 }

@@ -1,6 +1,8 @@
 package kmodel.mm;
 
 import java.util.ArrayList;
+import kmodel.kernel.FaultInject;
+import kmodel.kernel.FaultInject.FaultAttr;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.locking.Spinlock;
@@ -34,6 +36,15 @@ import kmodel.kernel.locking.Spinlock;
  * execution (by the scenario's boot), which makes the table per-execution state; files that
  * should share one table (pages of different files colliding) share one allocator.
  *
+ * <h2>Fault injection ({@code fail_page_alloc})</h2>
+ * With {@code FAIL_PAGE_ALLOC=N} an allocation that names its call site
+ * ({@link #allocPages(String)}, the page cache's {@code __page_cache_alloc()}) asks
+ * {@link #shouldFailAllocPage} first, as {@code prepare_alloc_pages()} does, and at most N of
+ * them fail (each a checker choice). Allocations without a site are not failed: the model's user
+ * buffers (not kernel allocations) and btrfs' compressed pages ({@code __GFP_HIGHMEM}, which
+ * {@code fail_page_alloc} ignores by default, {@code ignore-gfp-highmem=Y}; their NULL check is
+ * not modelled).
+ *
  * <p>Lock rule: {@code freeList}, {@code serial}, {@code created} and {@code inUse} are protected
  * by {@code zone.lock}.
  */
@@ -49,6 +60,8 @@ public final class PageAllocator {
     private int created;
     private int inUse;
     private int limit = Integer.MAX_VALUE;
+    /** mm/page_alloc.c: {@code fail_page_alloc} (v5.10): its {@code attr}, of this machine ({@code FAIL_PAGE_ALLOC}). */
+    public final FaultAttr failPageAlloc = new FaultAttr("fail_page_alloc", MmOptions.FAIL_PAGE_ALLOC);
 
     /**
      * Memory whose wait table has {@code MmOptions.PAGE_WAIT_TABLE_SIZE} heads, read from the
@@ -76,7 +89,18 @@ public final class PageAllocator {
 
     /** include/linux/gfp.h: {@code alloc_page(GFP_KERNEL)} (v5.10): {@link #allocPages} of order 0. */
     public Page allocPage() {
-        return allocPages();
+        return allocPages(null);
+    }
+
+    /**
+     * mm/page_alloc.c: {@code should_fail_alloc_page(gfp_mask, order)} (v5.10,
+     * {@code __should_fail_alloc_page()}): {@code should_fail(&fail_page_alloc.attr, 1 << order)}
+     * for the allocation at {@code caller}. The model's allocations are order 0 without
+     * {@code __GFP_NOFAIL}, and the attributes are {@code min-order=0}, {@code ignore-gfp-wait=N}
+     * (see {@code MmOptions.FAIL_PAGE_ALLOC}), so no filter applies before {@code should_fail()}.
+     */
+    boolean shouldFailAllocPage(int order, String caller) {
+        return FaultInject.shouldFail(failPageAlloc, 1L << order, caller, null);
     }
 
     /**
@@ -86,6 +110,19 @@ public final class PageAllocator {
      * never used before.
      */
     public Page allocPages() {
+        return allocPages(null);
+    }
+
+    /**
+     * mm/page_alloc.c: {@code __alloc_pages_nodemask()} for one page (order 0, v5.10):
+     * {@code prepare_alloc_pages()}, whose {@code should_fail_alloc_page()} makes the allocation
+     * at {@code caller} return NULL when {@code fail_page_alloc} picks it ({@code caller} null:
+     * never, see the class notes), then {@link #allocPages()}'s {@code get_page_from_freelist()}.
+     */
+    public Page allocPages(String caller) {
+        if (caller != null && shouldFailAllocPage(0, caller)) {
+            return null;
+        }
         Spinlock.spinLock(lock);
         if (inUse >= limit) {
             Spinlock.spinUnlock(lock);

@@ -38,7 +38,16 @@ public final class PageCache {
 
     /** include/linux/pagemap.h: {@code page_cache_alloc()}. */
     public static Page pageCacheAlloc(AddressSpace mapping) {
-        return mapping.allocator.allocPage();
+        return __pageCacheAlloc(mapping, "page_cache_alloc");
+    }
+
+    /**
+     * include/linux/pagemap.h: {@code __page_cache_alloc(gfp)} (v5.10, {@code !CONFIG_NUMA}:
+     * {@code alloc_pages(gfp, 0)}), called from kernel function {@code caller}: null when
+     * {@code fail_page_alloc} ({@code FAIL_PAGE_ALLOC}) fails it, as memory pressure can.
+     */
+    public static Page __pageCacheAlloc(AddressSpace mapping, String caller) {
+        return mapping.allocator.allocPages(caller);
     }
 
     /**
@@ -238,7 +247,7 @@ public final class PageCache {
             if ((fgpFlags & FGP_CREAT) == 0) {
                 return null;
             }
-            page = pageCacheAlloc(mapping);
+            page = __pageCacheAlloc(mapping, "pagecache_get_page");
             if (page == null) {
                 return null;
             }

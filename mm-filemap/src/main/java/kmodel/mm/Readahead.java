@@ -341,8 +341,11 @@ public final class Readahead {
                 readPages(ractl, pagePool, true);
                 continue;
             }
-            page = PageCache.pageCacheAlloc(mapping);
+            page = PageCache.__pageCacheAlloc(mapping, "page_cache_ra_unbounded");
             if (page == null) {
+                if (Kernel.bug(FilemapBugs.READAHEAD_NOMEM_DROPS_BATCH)) {
+                    return; /* the mutation: the batch is never read (its pages stay locked) */
+                }
                 break;
             }
             if (readpages) {
@@ -400,7 +403,7 @@ public final class Readahead {
                 }
             }
             Kernel.BUG_ON(!pages.isEmpty(), "read_pages: page list not empty");
-            Kernel.BUG_ON(rac.readaheadCount() != 0, "read_pages: " + rac.readaheadCount() + " pages not read");
+            Kernel.BUG_ON(rac.readaheadCount() != 0, () -> "read_pages: " + rac.readaheadCount() + " pages not read");
         }
         if (skipPage) {
             rac.index++;

@@ -52,7 +52,9 @@ import picocli.CommandLine.Spec;
  * deterministic (the same as {@code kmodel check} prints for the same search).
  *
  * <p>{@code --before-after} prints instead, per scenario, the default check (the portfolio, one
- * job, the default kernel profile) with source-DPOR and with optimal DPOR side by side: executions,
+ * job, the default kernel profile) with the reduced search before 2026-12-02 ({@code --reduction source}:
+ * source-DPOR, no sleep sets under a bound) and as it is now (optimal DPOR, preemption-aware sleep
+ * sets under a bound) side by side: executions,
  * time, the share that ended sleep-set blocked, and what was proved; then the totals.
  */
 @Command(name = "bench",
@@ -98,8 +100,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--before-after",
             description = "Instead of the report: per scenario, the default check as kmodel check runs it (the portfolio, "
-                    + "on one job; --executions is its budget) with the unbounded search before wakeup trees "
-                    + "(--reduction source) and as it is now: executions, time, the share that ended sleep-set blocked, "
+                    + "on one job; --executions is its budget) with the reduced search before 2026-12-02 "
+                    + "(--reduction source: no wakeup trees, no sleep sets under a bound) and as it is now: executions, time, the share that ended sleep-set blocked, "
                     + "and complete or the preemption bound proved; then the totals.")
     boolean beforeAfter;
 
@@ -203,8 +205,8 @@ final class BenchCommand implements Callable<Integer> {
 
     /**
      * {@code --before-after}: the default check of each scenario (as {@code kmodel check --jobs 1} runs
-     * it: the portfolio, the default kernel profile) with source-DPOR ({@code --reduction source}) and
-     * with optimal DPOR, side by side, and the totals. The executions, blocked and
+     * it: the portfolio, the default kernel profile) as before 2026-12-02 ({@code --reduction source}) and
+     * as now, side by side, and the totals. The executions, blocked and
      * strength columns are deterministic; the times are one run's.
      */
     private int beforeAfter(List<Scenario<?>> selected, Long budget) {
@@ -212,7 +214,8 @@ final class BenchCommand implements Callable<Integer> {
         ProgressLine line = ProgressLine.stderrIsTerminal() ? new ProgressLine(spec.commandLine().getErr()) : null;
         long started = System.nanoTime();
         out.println(String.format(Locale.ROOT, "kmodel bench --before-after: JDK %s, %s; the default check (portfolio, "
-                + "one job, budget %s) with source-DPOR (before) and optimal DPOR with wakeup trees (after)",
+                + "one job, budget %s) before (--reduction source: source-DPOR, no sleep sets under a bound) and after (optimal "
+                + "DPOR with wakeup trees, preemption-aware sleep sets under a bound)",
                 System.getProperty("java.version"),
                 DeterministicRuntime.virtualThreads() ? "tasks on virtual threads" : "tasks on platform threads",
                 budget != null ? count(budget) : count(ModelCheck.DEFAULT_EXHAUSTIVE_BUDGET)));

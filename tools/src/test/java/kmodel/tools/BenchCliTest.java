@@ -124,8 +124,9 @@ class BenchCliTest {
         List<String> lines = Arrays.asList(r[0].split("\n"));
         assertEquals("", r[1], "nothing on stderr");
         assertTrue(lines.get(0).matches("kmodel bench --before-after: JDK \\S+, tasks on (virtual|platform) threads; the "
-                + "default check \\(portfolio, one job, budget 2,000\\) with source-DPOR \\(before\\) and optimal DPOR "
-                + "with wakeup trees \\(after\\)"), lines.get(0));
+                + "default check \\(portfolio, one job, budget 2,000\\) before \\(--reduction source: source-DPOR, no sleep "
+                + "sets under a bound\\) and after \\(optimal DPOR with wakeup trees, preemption-aware sleep sets under a "
+                + "bound\\)"), lines.get(0));
         assertTrue(lines.get(2).matches("SCENARIO +BEFORE EXECS +TIME +BLOCKED +PROVED +AFTER EXECS +TIME +BLOCKED +PROVED"),
                 lines.get(2));
         String[][] expected = {

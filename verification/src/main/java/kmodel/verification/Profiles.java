@@ -184,6 +184,8 @@ public final class Profiles {
                 return "size";
             case "BTRFS_PAGEPOOL_NOMEM":
             case "BTRFS_BIO_ALLOC_FAIL":
+            case "FAIL_PAGE_ALLOC":
+            case "FAIL_MAKE_REQUEST":
                 return "fault";
             case "URING_READS":
                 return "workload";

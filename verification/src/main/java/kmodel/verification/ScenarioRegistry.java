@@ -5,6 +5,7 @@ import kmodel.explorer.Targets;
 import kmodel.kernel.Kconfig;
 import kmodel.verification.scenarios.BlockScenarios;
 import kmodel.verification.scenarios.BtrfsScenarios;
+import kmodel.verification.scenarios.FaultScenarios;
 import kmodel.verification.scenarios.ManyTaskScenarios;
 import kmodel.verification.scenarios.PageLockScenarios;
 import kmodel.verification.scenarios.ReadScenarios;
@@ -60,6 +61,7 @@ public final class ScenarioRegistry extends ScenarioSet implements Targets {
         WriteScenarios.registerLarge(r);
         BlockScenarios.registerLarge(r);
         UringScenarios.registerLarge(r);
+        FaultScenarios.registerLarge(r);
         return r;
     }
 

@@ -183,7 +183,7 @@ public final class BufferWrite {
         Page page = bh.bPage;
         if (!uptodate) {
             Kernel.event("Buffer I/O error, lost async page write of %s", page);
-            if (page.mapping != null) {
+            if (page.mapping != null && !Kernel.bug(kmodel.block.BlockBugs.ASYNC_WRITE_ERROR_NOT_RECORDED)) {
                 PageWriteback.mappingSetError(page.mapping, -Errno.EIO);
             }
             PageFlags.SetPageError(page);

@@ -65,9 +65,10 @@ import java.util.BitSet;
  * preemption the bound forbids at the race, yet be reachable with a switch made earlier. So, as in
  * their BPOR and in tokio-rs/loom, every backtrack point added at a decision is also added at the
  * start of the run of steps that led to it (the last decision at which another task had been
- * running), where a switch costs no more than the one it replaces. Sleep sets are off with a
- * bound (a task asleep may be needed on a path whose preemptions differ from its sibling's), and
- * every initial of the reversed sequence is added rather than one (a source set's other members
+ * running), where a switch costs no more than the one it replaces. Sleep sets are kept under a
+ * bound only for sleepers whose step costs no preemption when moved to the front
+ * ({@link #costFreeSleeper}; a task kept asleep unconditionally may be needed on a path whose
+ * preemptions differ from its sibling's), and every initial of the reversed sequence is added rather than one (a source set's other members
  * may cost more preemptions). The equivalence test checks the result against plain DFS on every
  * scenario and catalog bug; {@link #naiveBoundForTesting} leaves the conservative points out and
  * misses end states there.
@@ -121,6 +122,12 @@ public final class DporStrategy implements ExplorationStrategy {
         final long[][] sleepFootprints;
         /** TASK: the footprint of each explored task's step from here, by task id. */
         long[][] doneFootprints = new long[4][];
+        /**
+         * TASK, bounded search: the tasks whose step from here was followed, in some execution, by a
+         * decision at which the task could still run (or by a cut); a task not in it ends its run
+         * with that step (blocks or exits), so moving it earlier costs no preemption after it.
+         */
+        final BitSet continued = new BitSet();
         /** TASK: the task that could have gone on running here (-1: it blocked or exited). */
         final int current;
         /** Preemptions on the path before this node. */
@@ -404,6 +411,65 @@ public final class DporStrategy implements ExplorationStrategy {
         return s;
     }
 
+    /** When set with a bound of 1 or more, no sleep sets at all (the search before 2026-12-02): for counts. */
+    private boolean noCostSleep;
+
+    /**
+     * Bounded DPOR without the preemption-aware sleep sets, as it was until 2026-12-02 (sound, every
+     * equivalent execution within the bound explored): for before/after counts and tests.
+     */
+    public static DporStrategy withoutBoundedSleepSets(int bound) {
+        DporStrategy s = new DporStrategy(bound);
+        s.noCostSleep = true;
+        return s;
+    }
+
+    /**
+     * Sleep sets under a preemption bound of 1 or more, kept only where sound
+     * ({@link #costFreeSleeper}).
+     */
+    private boolean costSleep() {
+        return bounded() && bound > 0 && !boundedSleep && !noCostSleep && !allInitials && !naiveBound;
+    }
+
+    /**
+     * Whether task {@code t}, explored at decision {@code s} before the task {@code tk} now chosen
+     * there, may sleep below {@code s.tk} under the preemption bound. A sleeper stands for the
+     * executions {@code s.tk.w.t.w'} in which its step commutes with {@code tk.w}; they are covered
+     * by {@code s.t.tk.w.w'}, explored from {@code s} only if it has no more preemptions. Taking
+     * {@code t}'s step out of the middle never adds one (a switch {@code x -> y} costs at most
+     * {@code x -> t -> y}); at the front, with {@code c} the task that could have gone on running at
+     * {@code s}, the cost changes by {@code [c -> t] + [t -> tk] - [c -> tk]}, where a switch costs one
+     * when the task switched from could still run. That is at most 0 exactly when {@code c} is
+     * {@code t}, or {@code c} is not {@code tk} and {@code t}'s step ended its run (it blocked or
+     * exited in every execution that took it from {@code s}: {@link Node#continued}). Coons,
+     * Musuvathi and McKinley (OOPSLA 2013) leave sleep sets out of BPOR; this is the condition under
+     * which one sleeper is kept, checked against plain DFS by {@code ReductionEquivalenceModelCheck}.
+     * Dropping "ended its run" misses end states ({@code BoundedSleepSetsModelCheck}); "c is not tk"
+     * never decides while a new decision runs {@code c} first, and is kept for an order that would not.
+     */
+    private boolean costFreeSleeper(Node s, int t, int tk) {
+        int c = s.current;
+        if (c == t) {
+            return true;
+        }
+        return (c != tk || (weakenSleep & 1) != 0) && (!s.continued.get(t) || (weakenSleep & 2) != 0);
+    }
+
+    /** Deliberate breaks of {@link #costFreeSleeper}: 1 drops "c is not tk", 2 drops "t's step ended its run". */
+    private int weakenSleep;
+
+    /**
+     * Bounded DPOR whose sleepers drop one clause of {@link #costFreeSleeper} ({@code clause} 1: "c
+     * is not tk"; 2: "t's step ended its run"): unsound, for tests that must see the comparison with
+     * plain DFS fail.
+     */
+    public static DporStrategy weakenedSleepForTesting(int bound, int clause) {
+        DporStrategy s = new DporStrategy(bound);
+        s.weakenSleep = clause;
+        return s;
+    }
+
     /** When set, no sleep sets: redundant (equivalent executions explored twice), for tests that must see it. */
     private boolean noSleep;
 
@@ -568,6 +634,12 @@ public final class DporStrategy implements ExplorationStrategy {
             }
             stack.add(node);
         }
+        if (lastTaskNode >= 0) {
+            Node prev = stack.get(lastTaskNode);
+            if (Arrays.binarySearch(ids, 0, n, prev.chosen) >= 0) {
+                prev.continued.set(prev.chosen);
+            }
+        }
         stepNode = depth;
         if (node.current < 0 || node.chosen != node.current) {
             runStartNode = depth; // a new run of the chosen task starts here
@@ -602,10 +674,12 @@ public final class DporStrategy implements ExplorationStrategy {
     private Node newTaskNode(int[] ids, int n, int current, int fixedPick) {
         int[] sleepTasks = new int[0];
         long[][] sleepFps = new long[0][];
-        if (events > 0 && (!bounded() || sleepAtBoundZero() || boundedSleep) && fixedPick < 0 && !noSleep) {
-            // Sleep sets only without a bound, and at bound 0: under a bound of 1 or more a task put
-            // to sleep here may be needed on a path whose preemptions differ from the sibling's that
-            // explored it. At bound 0 see sleepAtBoundZero().
+        if (events > 0 && (!bounded() || sleepAtBoundZero() || boundedSleep || costSleep()) && fixedPick < 0
+                && !noSleep) {
+            // Under a bound of 1 or more a task explored at the decision before is put to sleep only
+            // where moving its step to the front costs no preemption (costFreeSleeper); a task put to
+            // sleep unconditionally may be needed on a path whose preemptions differ from the
+            // sibling's that explored it. At bound 0 see sleepAtBoundZero().
             Node prev = stack.get(evNode[events - 1]);
             long[] fp = evFootprint[events - 1];
             int prevTask = evTask[events - 1];
@@ -620,7 +694,7 @@ public final class DporStrategy implements ExplorationStrategy {
             }
             for (int t = prev.done.nextSetBit(0); t >= 0; t = prev.done.nextSetBit(t + 1)) {
                 if (t != prevTask && t < prev.doneFootprints.length && prev.doneFootprints[t] != null
-                        && independent(prev.doneFootprints[t], fp)) {
+                        && independent(prev.doneFootprints[t], fp) && (!costSleep() || costFreeSleeper(prev, t, prevTask))) {
                     st[k] = t;
                     sf[k++] = prev.doneFootprints[t];
                 }
@@ -926,6 +1000,13 @@ public final class DporStrategy implements ExplorationStrategy {
 
         // Race candidates: the last step of another task on each object.
         candidates.clear();
+        if (candidateStamp.length < k + 1) {
+            candidateStamp = Arrays.copyOf(candidateStamp, Math.max(k + 1, candidateStamp.length * 2));
+        }
+        if (++stamp == 0) {
+            Arrays.fill(candidateStamp, 0);
+            stamp = 1;
+        }
         hbOnly.clear();
         acquireCandidates.clear();
         for (long o : fp) {
@@ -968,10 +1049,37 @@ public final class DporStrategy implements ExplorationStrategy {
         if (raceFlags.length < nc) {
             raceFlags = new boolean[Math.max(nc, raceFlags.length * 2)];
         }
+        // Candidates from the latest step back, with the join of the clocks of those after each: a
+        // step happens before a later candidate exactly when that join orders it (one pass, not a
+        // scan of every pair, which was a tenth of the time on page-wait-collisions).
+        if (byIndex.length < nc) {
+            byIndex = new int[Math.max(nc, byIndex.length * 2)];
+        }
         for (int c = 0; c < nc; c++) {
+            int i = c;
+            while (i > 0 && candidates.get(byIndex[i - 1]) < candidates.get(c)) {
+                byIndex[i] = byIndex[i - 1];
+                i--;
+            }
+            byIndex[i] = c;
+        }
+        if (later.length < width) {
+            later = new int[Math.max(width, later.length * 2)];
+        }
+        Arrays.fill(later, 0, width, 0);
+        for (int x = 0; x < nc; x++) {
+            int c = byIndex[x];
             int j = candidates.get(c);
             boolean ordered = happensBefore(j, clock);
             boolean acquire = !acquireShortcut && acquireCandidates.contains(j);
+            if (!ordered && !acquire) {
+                int t = evTask[j];
+                ordered = later[t] >= evLocal[j];
+                raceFlags[c] = !ordered && !(optimal() && (hbOnly.contains(j) || enabledBy(j, task, k)));
+                join(later, evClock[j]);
+                continue;
+            }
+            join(later, evClock[j]);
             for (int d = 0; d < nc && !ordered; d++) {
                 int o = candidates.get(d);
                 // An acquire is never ordered through a later step of the same task: that step
@@ -1035,6 +1143,7 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         Node node = stack.get(evNode[events - 1]);
         int last = evTask[events - 1];
+        node.continued.set(last); // its next decision was never seen: take it as still running
         for (int t : node.enabled) {
             if (t == last) {
                 continue;
@@ -1080,10 +1189,21 @@ public final class DporStrategy implements ExplorationStrategy {
     }
 
     private void addCandidate(int j, int task) {
-        if (j >= 0 && evTask[j] != task && !candidates.contains(j)) {
+        if (j >= 0 && evTask[j] != task && candidateStamp[j] != stamp) {
+            candidateStamp[j] = stamp;
             candidates.add(j);
         }
     }
+
+    /**
+     * {@code candidateStamp[j] == stamp}: step {@code j} is already a race candidate of the step now
+     * being recorded (a list scan was a tenth of a bounded search's time on {@code read-error}).
+     */
+    private int[] candidateStamp = new int[256];
+    /** Scratch of {@link #stepDone}: candidate positions by step index, latest first; and the join of the clocks after one. */
+    private int[] byIndex = new int[16];
+    private int[] later = new int[16];
+    private int stamp;
 
     /** Whether step {@code j} happens before a step whose clock is {@code clock}. */
     private boolean happensBefore(int j, int[] clock) {

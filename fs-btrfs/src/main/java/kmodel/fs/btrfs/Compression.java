@@ -104,7 +104,7 @@ public final class Compression {
         cb.compressedPages = new Page[nrPages];
         cb.sums = new int[nrPages];
         for (int i = 0; i < nrPages; i++) {
-            cb.compressedPages[i] = PageCache.pageCacheAlloc(inode.vfsInode.iMapping);
+            cb.compressedPages[i] = inode.vfsInode.iMapping.allocator.allocPage() /* alloc_page(GFP_NOFS | __GFP_HIGHMEM) */;
             Kernel.BUG_ON(cb.compressedPages[i] == null, "btrfs_submit_compressed_read: alloc_page failed");
         }
         cb.nrPages = nrPages;

@@ -29,8 +29,9 @@ import kmodel.mm.Kiocb;
  * <ul>
  *   <li>never returns more than {@code len}, nor a kernel-internal errno ({@code -EIOCBQUEUED});</li>
  *   <li>returns {@code -EAGAIN} only with {@code RWF_NOWAIT} ({@code IOCB_NOWAIT});</li>
- *   <li>returns an error other than {@code -EAGAIN} only as {@code -EIO} where a read fails, or
- *       {@code -EINTR} with a signal pending;</li>
+ *   <li>returns an error other than {@code -EAGAIN} only as {@code -EIO} where a read fails,
+ *       {@code -EINTR} with a signal pending, or {@code -ENOMEM} after an injected page
+ *       allocation failure ({@code FAIL_PAGE_ALLOC});</li>
  *   <li>returns 0 only at or past end of file;</li>
  *   <li>returns fewer than {@code min(len, i_size - pos)} bytes only under {@code RWF_NOWAIT},
  *       with a signal pending, or where the byte after the ones returned lies in a block whose
@@ -71,6 +72,11 @@ public final class Contracts {
             } else if (ret == -Errno.EINTR) {
                 if (!Sched.current().peekSignalPending()) {
                     fail(what + ": -EINTR with no signal pending");
+                }
+            } else if (ret == -Errno.ENOMEM) {
+                /* A page cache allocation failed (fail_page_alloc, FAIL_PAGE_ALLOC): "written ?: error". */
+                if (file.fMapping.allocator.failPageAlloc.injected() == 0) {
+                    fail(what + ": -ENOMEM, but no page allocation failed");
                 }
             } else {
                 fail(what + ": an error read(2) does not return here");

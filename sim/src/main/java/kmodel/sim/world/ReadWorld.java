@@ -42,6 +42,17 @@ public final class ReadWorld {
         file = bdev.open();
     }
 
+    /**
+     * Whether a read of the byte at {@code pos} may fail: its page was made {@link #failing}, or
+     * fault injection ({@code FAIL_MAKE_REQUEST}, {@code FAIL_PAGE_ALLOC}) has failed a bio or
+     * a page allocation in this execution (any read may then be short or fail: which page a
+     * failure hit is not tracked).
+     */
+    private boolean mayFail(long pos) {
+        return failingPages.contains(pos >> Page.PAGE_SHIFT) || bdev.layer.failMakeRequest.injected() > 0
+                || bdev.mapping().allocator.failPageAlloc.injected() > 0;
+    }
+
     /** Puts page {@code index} in the page cache, uptodate with the device's bytes (set-up only). */
     public ReadWorld cached(long index) {
         cachePage(bdev, index);
@@ -94,7 +105,7 @@ public final class ReadWorld {
         long ret = FilemapRead.genericFileReadIter(new Kiocb(file, pos, flags), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
         Contracts.readCount(flags == 0 ? "read" : "preadv2", file, pos, len, flags, ret, size,
-                p -> failingPages.contains(p >> Page.PAGE_SHIFT));
+                this::mayFail);
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }
@@ -134,7 +145,7 @@ public final class ReadWorld {
         }
         Kernel.event("preadv2(%s, %s, RWF_NOWAIT) = %s", pos, len, Errno.name(ret));
         Contracts.readCount("preadv2", file, pos, len, Kiocb.IOCB_NOWAIT, ret, size,
-                p -> failingPages.contains(p >> Page.PAGE_SHIFT));
+                this::mayFail);
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }

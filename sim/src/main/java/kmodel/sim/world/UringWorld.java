@@ -155,7 +155,7 @@ public final class UringWorld {
         long ret = FilemapRead.genericFileReadIter(new Kiocb(fd.file, pos, 0), iter);
         Kernel.event("read(%s, %s) = %s", pos, len, Errno.name(ret));
         Contracts.readCount("read", fd.file, pos, len, 0, ret, size,
-                p -> failingPages.contains(p >> kmodel.mm.Page.PAGE_SHIFT));
+                p -> failingPages.contains(p >> kmodel.mm.Page.PAGE_SHIFT) || bdev.layer.failMakeRequest.injected() > 0);
         if (ret > 0) {
             bdev.expectBytes(pos, iter.buf, 0, (int) ret);
         }
@@ -184,7 +184,9 @@ public final class UringWorld {
             if (n > 1) {
                 Kernel.fail(ViolationKind.DOUBLE_COMPLETION, "SQE " + ud + " on " + ctx + " got " + n + " CQEs");
             }
-            boolean ok = res == len || (res == -Errno.ECANCELED && cancellable.contains(ud));
+            boolean ok = res == len || (res == -Errno.ECANCELED && cancellable.contains(ud))
+                    /* a bio failed by fail_make_request (FAIL_MAKE_REQUEST): -EIO, or the bytes before it */
+                    || ((res == -Errno.EIO || (res > 0 && res < len)) && bdev.layer.failMakeRequest.injected() > 0);
             if (!ok) {
                 Kernel.fail(ViolationKind.WRONG_RESULT, "SQE " + ud + " (read " + len + " at " + off + ") completed with res "
                         + Errno.name(res));

@@ -184,6 +184,14 @@ public final class BugCatalog {
                 "undoes c4068bf898dd (\"io-wq: fix use-after-free in io_wq_worker_running\"), v5.10-rc1",
                 "uring-wq-exit", ViolationKind.DOUBLE_RELEASE, "refcount_t uring.ring-wq.refs: underflow",
                 "the last old worker completes wq->done while the manager still creates a worker; io_wq_destroy() frees the io_wq under it"));
+        b.add(bug(FilemapBugs.READAHEAD_NOMEM_DROPS_BATCH,
+                "mutation of page_cache_ra_unbounded()'s allocation-failure path (mm/readahead.c, v5.10): return, not break to read_pages()",
+                "fault-read-nomem", ViolationKind.MISSED_WAKEUP, "r01 sleeps in TASK_KILLABLE waiting on r01.wait_page for P0 bit 0",
+                "with fail_page_alloc, a read-ahead whose second allocation fails leaves the first page locked in the cache, never read"));
+        b.add(bug(BlockBugs.ASYNC_WRITE_ERROR_NOT_RECORDED,
+                "mutation of end_buffer_async_write()'s error path (fs/buffer.c, v5.10): no mapping_set_error()",
+                "fault-write-eio", ViolationKind.DATA_CORRUPTION, "fsync returned 0 with a page behind on the device",
+                "with fail_make_request, a lost async page write is never reported: fsync returns 0 with the page not on the device"));
         return b.build();
     }
 

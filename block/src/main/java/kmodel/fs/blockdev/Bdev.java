@@ -39,12 +39,12 @@ public final class Bdev {
     public final int raPages;
     private int opened;
 
-    private Bdev(BlockLayer layer, String name, int nrPages, int nrTags, int raPages, DiskKind kind) {
+    private Bdev(BlockLayer layer, String name, long nrSectors, int nrTags, int raPages, DiskKind kind) {
         this.layer = layer;
         this.raPages = raPages;
-        this.disk = new Disk(layer, name, (long) nrPages << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT), nrTags, kind);
+        this.disk = new Disk(layer, name, nrSectors, nrTags, kind);
         this.bdev = new BlockDevice(disk.gendisk);
-        this.inode = new Inode("bdev:" + name, (long) nrPages << Page.PAGE_SHIFT, new BlockDev.DefBlkAops(bdev),
+        this.inode = new Inode("bdev:" + name, nrSectors << BlkTypes.SECTOR_SHIFT, new BlockDev.DefBlkAops(bdev),
                 Page.PAGE_SHIFT);
         this.bdev.bdInode = inode;
     }
@@ -75,7 +75,21 @@ public final class Bdev {
 
     /** As {@link #create(int, int, int, DiskKind)}, in an existing block layer. */
     public static Bdev create(BlockLayer layer, int nrPages, int nrTags, int raPages, DiskKind kind) {
-        return new Bdev(layer, layer.nextDiskName(), nrPages, nrTags, raPages, kind);
+        return new Bdev(layer, layer.nextDiskName(), (long) nrPages << (Page.PAGE_SHIFT - BlkTypes.SECTOR_SHIFT),
+                nrTags, raPages, kind);
+    }
+
+    /**
+     * A device of {@code nrSectors} 512-byte sectors, which need not make whole pages, with
+     * {@code nrTags} request tags and {@code QUEUE_FLAG_NOWAIT}, read ahead up to {@code raPages}
+     * pages. Its inode keeps {@code i_blkbits = PAGE_SHIFT} (4 KiB blocks, as after
+     * {@code set_blocksize(bdev, 4096)}: a mounted file system's {@code sb_set_blocksize()} or
+     * {@code BLKBSZSET}), so the last block runs past the end of the device: the case
+     * {@code guard_bio_eod()} truncates ({@code i_size} is the capacity in bytes).
+     */
+    public static Bdev createSectors(long nrSectors, int nrTags, int raPages) {
+        BlockLayer layer = new BlockLayer();
+        return new Bdev(layer, layer.nextDiskName(), nrSectors, nrTags, raPages, DiskKind.NOWAIT);
     }
 
     /** fs/block_dev.c: {@code blkdev_open()}: a new file on the device ("sda.f0", "sda.f1", ...). */

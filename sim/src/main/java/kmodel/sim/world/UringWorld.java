@@ -119,6 +119,18 @@ public final class UringWorld {
         return ret;
     }
 
+    /**
+     * {@code io_uring_enter(ring_fd, toSubmit, 0, 0)} on the current task's ring, as an
+     * application calls it itself (not through liburing's submit, which counts the SQEs it
+     * filled): may submit fewer than {@code toSubmit} (none if the SQ ring is empty) or refuse
+     * with {@code -EBUSY} while a CQ backlog cannot be flushed.
+     */
+    public long enter(int toSubmit) {
+        long ret = kmodel.iouring.IoUring.ioUringEnter(myRing().ctx, toSubmit, 0, 0);
+        Kernel.event("io_uring_enter(%s, 0, 0) = %s", toSubmit, Errno.name(ret));
+        return ret;
+    }
+
     /** Reaps {@code n} CQEs from the current task's ring, waiting in the kernel as needed. */
     public void reap(int n) {
         myRing().waitCqes(n);

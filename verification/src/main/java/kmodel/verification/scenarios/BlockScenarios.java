@@ -8,6 +8,12 @@ import kmodel.block.BlockBio;
 import kmodel.block.BlockOptions;
 import kmodel.block.DiskKind;
 import kmodel.fs.blockdev.Bdev;
+import kmodel.fs.blockdev.BlockDev;
+import kmodel.mm.File;
+import kmodel.mm.FilemapRead;
+import kmodel.mm.IovIter;
+import kmodel.mm.Kiocb;
+import kmodel.kernel.Errno;
 import kmodel.kernel.Kernel;
 import kmodel.kernel.ViolationKind;
 import kmodel.kernel.atomic.AtomicT;
@@ -42,6 +48,7 @@ public final class BlockScenarios {
     /** Registers the block scenarios too large for the default run (checked when named, within a bound). */
     public static void registerLarge(ScenarioSet r) {
         r.register(tagWaitersBatch());
+        r.register(bdevReadEod());
     }
 
     /** Registers the block scenarios that show model findings (they fail on the default configuration). */
@@ -285,6 +292,66 @@ public final class BlockScenarios {
                 .task("dio", DioWorld::directRead)
                 .atEnd(w -> w.bdev.checkAtEnd())
                 .outcome(w -> w.clones + " clones")
+                .build();
+    }
+
+    // ------------------------------------------------------------------ end of device
+
+    /**
+     * A block device of 20 sectors (10 KiB: two and a half pages) with 4 KiB blocks, read through
+     * its page cache by two files: one reading ahead (4 pages), one not.
+     */
+    static final class EodWorld {
+        static final int SECTORS = 20;
+        final Bdev bdev = Bdev.createSectors(SECTORS, 2, 4);
+        final File ra = BlockDev.blkdevOpen(bdev.bdev, "eod.ra", 4);
+        final File nora = BlockDev.blkdevOpen(bdev.bdev, "eod.nora", 0);
+        final StringBuilder results = new StringBuilder();
+
+        /**
+         * {@code read(2)} of {@code len} bytes at {@code pos}: it must return the bytes up to the
+         * end of the device ({@code i_size}), each the device's, and never more.
+         */
+        void read(File f, long pos, int len) {
+            IovIter iter = new IovIter(len);
+            long size = (long) SECTORS << BlkTypes.SECTOR_SHIFT;
+            long ret = FilemapRead.genericFileReadIter(new Kiocb(f, pos, 0), iter);
+            Kernel.event("read(%s, %s) = %s", f + "@" + pos, len, Errno.name(ret));
+            long want = Math.max(0, Math.min(len, size - pos));
+            if (ret != want) {
+                Kernel.fail(ViolationKind.WRONG_RESULT, "read(" + pos + ", " + len + ") of a " + size
+                        + "-byte device returned " + Errno.name(ret) + ", not " + want);
+            }
+            if (ret > 0) {
+                bdev.expectBytes(pos, iter.buf, 0, (int) ret);
+            }
+            results.append(results.length() == 0 ? "" : " ").append(f).append('=').append(Errno.name(ret));
+        }
+    }
+
+    /**
+     * {@code bdev-read-eod} (large): a block device of 10 KiB whose block size is 4 KiB (as after
+     * a file system's {@code sb_set_blocksize()}), so its last block runs 2 KiB past the end of
+     * the device. One reader reads the whole device through read-ahead ({@code mpage_readahead()}:
+     * one bio of three pages), the other reads the last page without read-ahead
+     * ({@code block_read_full_page()}, {@code submit_bh()}); each bio crossing the end is cut to it
+     * by {@code guard_bio_eod()}, whose {@code bio_truncate()} zeroes the pages' part past the end
+     * (the fix 85a8ce62c2ea, v5.5: the bytes past the device must not be left stale in the page
+     * cache). Both readers get the device's bytes up to its end, the cached tail page holds zeros
+     * past it, and no request reaches past the device ({@code bio_check_eod()}).
+     */
+    static Scenario<EodWorld> bdevReadEod() {
+        return Scenario.<EodWorld>named("bdev-read-eod",
+                "a 10 KiB block device with 4 KiB blocks read with and without read-ahead: guard_bio_eod() truncates the bios at its end")
+                .autoBound(1)
+                .setup(EodWorld::new)
+                .task("ra", w -> w.read(w.ra, 0, 3 * Page.PAGE_SIZE))
+                .task("nora", w -> w.read(w.nora, 2L * Page.PAGE_SIZE, Page.PAGE_SIZE))
+                .atEnd(w -> {
+                    w.bdev.checkAtEnd();
+                    w.bdev.expectCacheMatchesDisk();
+                })
+                .outcome(w -> w.results.toString())
                 .build();
     }
 }

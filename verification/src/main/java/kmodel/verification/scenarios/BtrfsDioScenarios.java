@@ -47,6 +47,30 @@ public final class BtrfsDioScenarios {
      */
     public static void registerLarge(ScenarioSet r) {
         r.register(raid0WriteRead());
+        r.register(writeOverCached());
+    }
+
+    /**
+     * {@code btrfs-dio-write-cached}: on a RAID0 {@code nodatacow} file, t1 reads 8 KiB buffered
+     * across the 64 KiB stripe boundary (pages 15-16 cached), writes them with {@code O_DIRECT},
+     * then reads them back buffered. The direct write ({@code generic_file_direct_write()}) writes
+     * back and then invalidates the cached pages ({@code invalidate_inode_pages2_range()}) before
+     * and after the I/O, racing the read's completions (interrupts unlocking the pages); the
+     * read-back must see the new bytes, not the stale cached ones.
+     */
+    static Scenario<BtrfsDioWorld> writeOverCached() {
+        return Scenario.<BtrfsDioWorld>named("btrfs-dio-write-cached",
+                "RAID0: a buffered read caches two pages, a direct write over them invalidates them; buffered read-back")
+                .autoBound(1)
+                .setup(() -> new BtrfsDioWorld(BtrfsVolume.Profile.RAID0, 20, true))
+                .task("t1", w -> {
+                    w.bufferedReadExpectingFile(15L * P, 2 * P);
+                    w.directWrite(15L * P, 2 * P);
+                    w.bufferedReadExpectingFile(15L * P, 2 * P);
+                })
+                .atEnd(w -> w.vol.checkAtEnd())
+                .outcome(BtrfsDioWorld::outcome)
+                .build();
     }
 
     /**

@@ -51,6 +51,57 @@ public final class BtrfsReadScenarios {
         r.register(compressedShared());
         r.register(compressedSharedBatches());
         r.register(punchCompressedShared("btrfs-punch-compressed-shared-2-readers", true));
+        r.register(inlineRead());
+        r.register(holeThenExtent());
+    }
+
+    /**
+     * {@code btrfs-inline-read} (large): a file of 3,000 bytes stored inline (in its file-extent
+     * item, {@code BTRFS_FILE_EXTENT_INLINE}) is read by two readers, t1 with read-ahead, t2
+     * without: whichever gets page 0 copies the inline bytes into it in {@code btrfs_get_extent()}
+     * and zeroes the rest of the page; the extent map it caches is inline, which a later lookup
+     * for a page must not use (it reads the item again). Each reader gets the 3,000 bytes.
+     */
+    static Scenario<World> inlineRead() {
+        return Scenario.<World>named("btrfs-inline-read",
+                "two readers (with and without read-ahead) of a 3,000-byte file stored inline")
+                .autoBound(1)
+                .setup(() -> {
+                    BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+                    BtrfsVolume.FileBuilder b = vol.file("f");
+                    b.inline(3000);
+                    return new World(vol, b.create(), 4, 0);
+                })
+                .task("t1", w -> w.read(0, PAGE))
+                .task("t2", w -> w.read(0, PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
+    }
+
+    /**
+     * {@code btrfs-hole-extent} (large): a 3-page file whose first page is a hole with no item
+     * ({@code NO_HOLES}) and whose pages 1-2 are one extent. t1 reads the whole file with
+     * read-ahead (its lookup at 0 builds a hole map up to the extent, which starts inside the
+     * range asked for); t2 reads page 1 without read-ahead, and may cache the extent's map first,
+     * so that t1's lookup at 0 meets a cached map that does not cover 0. Each reader gets zeros
+     * for the hole and the extent's bytes.
+     */
+    static Scenario<World> holeThenExtent() {
+        return Scenario.<World>named("btrfs-hole-extent",
+                "a reader of a file starting with a hole (no item) and a reader of its extent race on the extent maps")
+                .autoBound(1)
+                .setup(() -> {
+                    BtrfsVolume vol = BtrfsVolume.mkfs(BtrfsVolume.Profile.SINGLE, false);
+                    BtrfsVolume.FileBuilder b = vol.file("f");
+                    b.regular(PAGE, 2L * PAGE);
+                    return new World(vol, b.create(), 4, 0);
+                })
+                .task("t1", w -> w.read(0, 3 * PAGE))
+                .task("t2", w -> w.read(PAGE, PAGE))
+                .atEnd(World::check)
+                .outcome(World::outcome)
+                .build();
     }
 
     /** A volume, one file, one open file per reader, and the readers' results. */

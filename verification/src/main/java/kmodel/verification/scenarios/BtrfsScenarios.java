@@ -48,6 +48,7 @@ public final class BtrfsScenarios {
         r.register(readers("btrfs-2-readers", 2, 2));
         r.register(readers("btrfs-3-readers", 3, 3));
         r.register(readers("btrfs-4-readers", 4, 4));
+        r.register(raid1IoErrorValidate());
         BtrfsReadScenarios.registerLarge(r);
         BtrfsDioScenarios.registerLarge(r);
     }
@@ -118,6 +119,36 @@ public final class BtrfsScenarios {
                     World w = new World(BtrfsVolume.Profile.RAID1, 3, 3);
                     w.vol.corrupt(w.vol.logicalOf(w.inode, 7), 1);
                     w.vol.corrupt(w.vol.logicalOf(w.inode, PAGE + 7), 2);
+                    return w;
+                })
+                .task("t1", w -> w.read(0, 3 * PAGE))
+                .atEnd(w -> {
+                    w.check();
+                    if (w.vol.fsInfo.stats.pageErrors != 0) {
+                        Kernel.fail(ViolationKind.BUG_ON, "read repair gave up on " + w.vol.fsInfo.stats.pageErrors
+                                + " page(s) although every block has a good copy (" + w.vol.fsInfo.stats + ")");
+                    }
+                })
+                .outcome(World::outcome)
+                .build();
+    }
+
+    /**
+     * {@code btrfs-raid1-ioerr} (large): as {@code btrfs-raid1-bad-mirror}, but the bad blocks are
+     * device read errors (block 0 unreadable on mirror 1, block 1 on mirror 2), not checksum
+     * failures: the read-ahead bio of three blocks fails as a whole ({@code bi_status}), so which
+     * block failed is not known and read repair validates each block of it
+     * ({@code btrfs_io_needs_validation()}: re-read alone from the other mirror, in validation
+     * until one succeeds). The reader gets the file's bytes and no page is ended in error.
+     */
+    static Scenario<World> raid1IoErrorValidate() {
+        return Scenario.<World>named("btrfs-raid1-ioerr",
+                "a RAID1 read-ahead bio fails with a device error: each of its blocks validated from the other mirror")
+                .autoBound(1)
+                .setup(() -> {
+                    World w = new World(BtrfsVolume.Profile.RAID1, 3, 3);
+                    w.vol.badSector(w.vol.logicalOf(w.inode, 0), 1);
+                    w.vol.badSector(w.vol.logicalOf(w.inode, PAGE), 2);
                     return w;
                 })
                 .task("t1", w -> w.read(0, 3 * PAGE))

@@ -1,5 +1,6 @@
 package kmodel.verification.scenarios;
 
+import kmodel.kernel.Errno;
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.sim.world.UringWorld;
@@ -43,6 +44,7 @@ public final class UringScenarios {
         r.register(readInflight());
         r.register(wqExit());
         r.register(cqOverflow());
+        r.register(cqOverflowBusy());
     }
 
     /**
@@ -304,5 +306,58 @@ public final class UringScenarios {
                 .atEnd(UringWorld::check)
                 .outcome(UringWorld::outcome)
                 .build();
+    }
+
+    /**
+     * {@code uring-cq-overflow-busy} (large): a ring of two SQ entries (four CQ entries) gets six
+     * reads of cached pages, two per submission, each completing inline: four CQEs in the ring,
+     * two in the backlog ({@code cq_overflow_list}). The seventh read's submission is refused with
+     * {@code -EBUSY} ({@code io_submit_sqes()}: the backlog cannot be flushed into the full ring);
+     * after one CQE is reaped, {@code io_uring_enter(1)} flushes one backlogged CQE into the free
+     * slot, finds the ring full again part way and leaves the other ({@code -EBUSY} again); the
+     * application then reaps five (its wait flushes the rest), submits the read (of the one
+     * uncached page: it waits for the page with a callback and completes from task_work), reaps it, and
+     * enters once more with {@code to_submit} 1 on an empty SQ ring (0 submitted). Every read gets
+     * exactly one CQE with its bytes. Within preemption bound 1.
+     */
+    static Scenario<UringWorld> cqOverflowBusy() {
+        return Scenario.<UringWorld>named("uring-cq-overflow-busy",
+                "6 reads complete inline into a 4-entry CQ ring; submits refused with -EBUSY while the backlog cannot be flushed")
+                .autoBound(1)
+                .setup(() -> {
+                    UringWorld w = new UringWorld(7, 2, 0);
+                    for (int i = 0; i < 6; i++) {
+                        w.cached(i);
+                    }
+                    return w;
+                })
+                .task("uring", w -> {
+                    w.setupRing(2);
+                    for (int i = 0; i < 6; i += 2) {
+                        w.queueRead(i + 1, (long) i * PAGE, PAGE, 0);
+                        w.queueRead(i + 2, (long) (i + 1) * PAGE, PAGE, 0);
+                        w.submitAndWait(0);
+                    }
+                    w.queueRead(7, 6L * PAGE, PAGE, 0);
+                    expect("a submit with a backlog and a full CQ ring", w.submitAndWait(0), -Errno.EBUSY);
+                    w.reap(1);
+                    expect("a submit whose flush finds the ring full part way", w.enter(1), -Errno.EBUSY);
+                    w.reap(5);
+                    expect("the submit after the backlog was flushed", w.enter(1), 1);
+                    w.reap(1);
+                    expect("a submit of an empty SQ ring", w.enter(1), 0);
+                    w.close();
+                    w.exit();
+                })
+                .atEnd(UringWorld::check)
+                .outcome(UringWorld::outcome)
+                .build();
+    }
+
+    private static void expect(String what, long ret, long want) {
+        if (ret != want) {
+            kmodel.kernel.Kernel.fail(kmodel.kernel.ViolationKind.WRONG_RESULT, what + " returned "
+                    + Errno.name(ret) + ", not " + Errno.name(want));
+        }
     }
 }

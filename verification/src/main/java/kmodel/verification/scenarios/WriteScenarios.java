@@ -39,6 +39,10 @@ public final class WriteScenarios {
         r.register(truncateWriteback2());
         r.register(writeFlush());
         r.register(truncatePartial());
+        r.register(writePartialPage());
+        r.register(readRetryTruncate());
+        r.register(readEmptyAppend());
+        r.register(truncateLockedPage());
     }
 
     /**
@@ -380,6 +384,148 @@ public final class WriteScenarios {
                     w.readBytes(2 * PAGE_SIZE, PAGE_SIZE);
                 })
                 .task("r2", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .atEnd(WriteWorld::check)
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code write-partial-page} (large): on a file of one page (its block allocated, not cached)
+     * on a device of two, a writer writes 100 bytes in the middle of page 0
+     * ({@code __block_write_begin()} reads the rest of the block first, synchronously), then 1 KiB
+     * at 4,608, past the end of the file (block 1 is allocated: a new buffer, the bytes the write
+     * does not cover zeroed; {@code i_size} grows to 5,632), then fsyncs; a reader reads page 0
+     * meanwhile. The reader gets each byte old or new (the device's, or the write's in its
+     * range); after fsync the device holds page 0 with the 100 bytes and block 1 with zeros
+     * around the 1 KiB.
+     */
+    static Scenario<WriteWorld> writePartialPage() {
+        return Scenario.<WriteWorld>named("write-partial-page",
+                "a write inside an uncached page (read of the rest first) and one extending the file into a new block, a reader racing")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, 1, 0))
+                .task("writer", w -> {
+                    w.writeBytes(1000, 100, 5);
+                    w.writeBytes(PAGE_SIZE + 512, 1024, 6);
+                    w.fsync(0);
+                })
+                .task("reader", w -> {
+                    kmodel.mm.IovIter iter = new kmodel.mm.IovIter(PAGE_SIZE);
+                    long ret = kmodel.mm.FilemapRead.genericFileReadIter(new kmodel.mm.Kiocb(w.file, 0, 0), iter);
+                    if (ret != PAGE_SIZE) {
+                        fail("read of page 0 returned " + ret);
+                    }
+                    for (int i = 0; i < PAGE_SIZE; i++) {
+                        byte d = kmodel.block.Disk.pattern(i >> 9, i & 511);
+                        boolean written = i >= 1000 && i < 1100;
+                        if (iter.buf[i] != d && !(written && iter.buf[i] == 5)) {
+                            fail("byte " + i + " of page 0 read as " + iter.buf[i] + ": neither the device's " + d
+                                    + (written ? " nor the write's 5" : ""));
+                        }
+                    }
+                })
+                .atEnd(w -> {
+                    w.check();
+                    expectFileBytes(w, PAGE_SIZE + 1536L, i -> {
+                        if (i >= 1000 && i < 1100) {
+                            return (byte) 5;
+                        }
+                        if (i < PAGE_SIZE) {
+                            return kmodel.block.Disk.pattern(i >> 9, (int) (i & 511));
+                        }
+                        return (byte) (i >= PAGE_SIZE + 512 ? 6 : 0);
+                    });
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /** The file's size is {@code size} and the device holds {@code want(i)} for its every byte (after an fsync). */
+    private static void expectFileBytes(WriteWorld w, long size, java.util.function.LongFunction<Byte> want) {
+        long isize = w.bf.inode.iSize.plain();
+        if (isize != size) {
+            fail("i_size is " + isize + ", not " + size);
+        }
+        for (long i = 0; i < size; i++) {
+            byte got = w.bdev.byteAt(i);
+            if (got != want.apply(i)) {
+                fail("byte " + i + " is " + got + " on the device after fsync, not " + want.apply(i));
+            }
+        }
+    }
+
+    private static void fail(String msg) {
+        kmodel.kernel.Kernel.fail(kmodel.kernel.ViolationKind.DATA_CORRUPTION, msg);
+    }
+
+    /**
+     * {@code read-retry-truncate} (large): page 1 of a two-page file is cached but not uptodate, as
+     * a failed read leaves it (the device error was transient). Two readers read it: each finds the
+     * page not uptodate and unlocked, so takes the page lock to retry the read
+     * ({@code page_not_up_to_date}); the one that locks it second finds it made uptodate by the
+     * other ("Did somebody else fill it already?"). A truncation to one page races them: a reader
+     * that locks the page after the truncation removed it finds {@code page->mapping == NULL}
+     * ("Did it get truncated before we got the lock?") and looks the page up again, past the new
+     * end of the file. Each read returns the page (4 KiB of the device's bytes) or 0 (end of
+     * file): the read-count contract. Within preemption bound 1 by default.
+     */
+    static Scenario<WriteWorld> readRetryTruncate() {
+        return Scenario.<WriteWorld>named("read-retry-truncate",
+                "two readers retry a page a failed read left not uptodate, racing a truncation removing it")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(2, 2, 0).cachedNotUptodate(1))
+                .task("r1", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .task("r2", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .task("truncate", w -> w.truncate(1))
+                .atEnd(WriteWorld::check)
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code read-empty-append} (large): a reader reads page 0 of an empty file while a writer
+     * appends a page to it. The reader may create page 0 itself ({@code no_cached_page}:
+     * {@code block_read_full_page()} zero-fills a page past {@code i_size}) and then find
+     * {@code i_size} 0 (an empty read), or find the writer's page: it returns 0 bytes or the
+     * whole new page, never zeros; the writer may find the reader's page in the cache.
+     */
+    static Scenario<WriteWorld> readEmptyAppend() {
+        return Scenario.<WriteWorld>named("read-empty-append",
+                "a read of an empty file races a write appending its first page")
+                .setup(() -> new WriteWorld(1, 0L, 0))
+                .task("writer", w -> w.write(0, 1))
+                .task("reader", w -> {
+                    w.read(0, 1);
+                    String got = w.results.get("reader").get(0);
+                    if (!got.equals("r=-") && !got.equals("r=v1")) {
+                        fail("the read of an empty file being appended to returned " + got);
+                    }
+                })
+                .atEnd(w -> {
+                    w.check();
+                    w.expectCache(0, "v1");
+                })
+                .outcome(WriteWorld::outcome)
+                .build();
+    }
+
+    /**
+     * {@code truncate-locked-page} (large): a file of three pages, only page 2 cached, is
+     * truncated to half a page while a reader reads page 1 from the device. The truncation's
+     * partial start page (page 0) is not cached (nothing to zero); its first pass skips page 1 if
+     * the reader holds its lock for the read ({@code trylock_page()} fails) and deletes page 2; its
+     * second pass waits for page 1's lock, and may find the range emptied already or restart. The
+     * reader gets page 1's bytes, or fewer or none past the new end of file: the read-count
+     * contract; at the end no page past {@code i_size} is cached with data. Within preemption
+     * bound 1.
+     */
+    static Scenario<WriteWorld> truncateLockedPage() {
+        return Scenario.<WriteWorld>named("truncate-locked-page",
+                "a truncation to half a page meets a page locked by a reader's read (its first pass skips it, the second waits)")
+                .autoBound(1)
+                .setup(() -> new WriteWorld(3, 3, 0).cached(2, -1))
+                .task("reader", w -> w.readBytes(PAGE_SIZE, PAGE_SIZE))
+                .task("truncate", w -> w.truncateBytes(PAGE_SIZE / 2))
                 .atEnd(WriteWorld::check)
                 .outcome(WriteWorld::outcome)
                 .build();

@@ -127,6 +127,33 @@ final class WriteWorld {
         return this;
     }
 
+    /**
+     * Puts page {@code index} in the cache not uptodate and unlocked (set-up only): the state a
+     * failed read leaves it in ({@code end_buffer_async_read()} sets {@code PG_error} and unlocks
+     * it without {@code PG_uptodate}); the device error is gone, so a retry reads it.
+     */
+    WriteWorld cachedNotUptodate(long index) {
+        Page p = PageCache.pageCacheAlloc(mapping());
+        PageCache.addToPageCacheLru(p, mapping(), index);
+        PageFlags.SetPageError(p);
+        Filemap.unlockPage(p);
+        Page.putPage(p);
+        return this;
+    }
+
+    /**
+     * {@code write(2)} of {@code len} bytes of value {@code v} at byte {@code pos}: a write that
+     * may cover part of a page only, and may extend the file. Returns the count.
+     */
+    long writeBytes(long pos, int len, int v) {
+        byte[] b = new byte[len];
+        Arrays.fill(b, (byte) v);
+        long ret = bf.write(file, pos, b);
+        Kernel.event("write(%s, %s) = %s", pos, len + " bytes v" + v, Errno.name(ret));
+        result("w" + pos + "+" + len + "=" + Errno.name(ret));
+        return ret;
+    }
+
     /** The version of a page's bytes: {@code d}, {@code 0}, {@code vN} or {@code torn}. */
     String version(long index, byte[] buf, int off) {
         byte[] d = index < initial.length ? initial[(int) index] : null;

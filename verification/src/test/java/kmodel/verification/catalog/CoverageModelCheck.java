@@ -95,7 +95,17 @@ class CoverageModelCheck {
             Map.entry("read-stream", pair(BlockBugs.SBQ_WAIT_NOT_COUNTED, ViolationKind.MISSED_WAKEUP)),
             Map.entry("uring-cq-overflow", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE)),
             Map.entry("write-flush", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
-            Map.entry("truncate-partial", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP))));
+            Map.entry("truncate-partial", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("btrfs-dio-write-cached", pair(BtrfsBugs.DIO_PENDING_AFTER_SUBMIT, ViolationKind.USE_AFTER_FREE)),
+            Map.entry("bdev-read-eod", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
+            Map.entry("write-partial-page", pair(FilemapBugs.END_PAGE_WRITEBACK_NO_WAKE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("read-retry-truncate", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("read-empty-append", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
+            Map.entry("btrfs-inline-read", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
+            Map.entry("btrfs-hole-extent", pair(FilemapBugs.ADD_TO_PAGE_CACHE_EEXIST_REF_LEAK, ViolationKind.REF_LEAK)),
+            Map.entry("btrfs-raid1-ioerr", pair(BtrfsBugs.ENDIO_SKIP_OFFSET, ViolationKind.BUG_ON)),
+            Map.entry("truncate-locked-page", pair(FilemapBugs.HANDOFF_FORGETS_DONE, ViolationKind.MISSED_WAKEUP)),
+            Map.entry("uring-cq-overflow-busy", pair(IoUringBugs.URING_NO_REQ_REF, ViolationKind.USE_AFTER_FREE))));
 
     private static Object[] pair(String bug, ViolationKind kind, String... sets) {
         return new Object[] {bug, kind, List.of(sets)};

@@ -304,7 +304,7 @@ public class Bio extends KObject {
      * model makes the contract a check: on a {@code BIO_CLONED} bio this is a {@code bug-on}.
      */
     public static Iterable<BioVec> bioForEachSegmentAll(Bio bio) {
-        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), () -> "bio_for_each_segment_all() on cloned " + bio
+        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), "bio_for_each_segment_all() on cloned " + bio
                 + ": a fast clone does not own bi_io_vec and has bi_vcnt == 0");
         final BioVec[] table = bio.ioVec();
         final int vcnt = bio.biVcnt;
@@ -334,7 +334,7 @@ public class Bio extends KObject {
 
     /** include/linux/bio.h: {@code bio_first_bvec_all()}: {@code WARN_ON_ONCE} on a clone. */
     public static BioVec bioFirstBvecAll(Bio bio) {
-        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), () -> "bio_first_bvec_all() on cloned " + bio);
+        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), "bio_first_bvec_all() on cloned " + bio);
         return bio.ioVec()[0];
     }
 
@@ -345,7 +345,7 @@ public class Bio extends KObject {
 
     /** include/linux/bio.h: {@code bio_last_bvec_all()}: {@code WARN_ON_ONCE} on a clone. */
     public static BioVec bioLastBvecAll(Bio bio) {
-        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), () -> "bio_last_bvec_all() on cloned " + bio);
+        Kernel.WARN_ON(bioFlagged(bio, BIO_CLONED), "bio_last_bvec_all() on cloned " + bio);
         return bio.ioVec()[bio.biVcnt - 1];
     }
 
@@ -400,7 +400,7 @@ public class Bio extends KObject {
             }
             BioVec bv = bioIterIovec(bio, iter);
             // The kernel would spin here forever; the model has no scheduling point in this loop.
-            Kernel.BUG_ON(bv.bvLen == 0, () -> "empty segment with " + iter.biSize + " bytes left: " + bio + " iter " + iter);
+            Kernel.BUG_ON(bv.bvLen == 0, "empty segment with " + iter.biSize + " bytes left: " + bio + " iter " + iter);
             pending = bv.bvLen;
             return bv;
         }

@@ -50,7 +50,7 @@ public final class BlkCore {
             case BLK_STS_AGAIN: return -Errno.EAGAIN;
             case BLK_STS_IOERR: return -Errno.EIO;
             default:
-                Kernel.WARN_ON(true, () -> "blk_status_to_errno(" + status + "): unknown status");
+                Kernel.WARN_ON(true, "blk_status_to_errno(" + status + "): unknown status");
                 return -Errno.EIO;
         }
     }
@@ -63,7 +63,7 @@ public final class BlkCore {
      */
     public static void submitBio(Bio bio) {
         bio.touch();
-        Kernel.BUG_ON(bio.biDisk == null, () -> "submit_bio(" + bio + ") without bi_disk");
+        Kernel.BUG_ON(bio.biDisk == null, "submit_bio(" + bio + ") without bi_disk");
         /* Model-only: I/O started inside an IOCB_NOIO section is blocked-in-nowait. */
         Sched.mayIssueIo("submit_bio(" + bio + ")");
         if (Bio.bioHasData(bio)) {

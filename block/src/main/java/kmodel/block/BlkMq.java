@@ -102,7 +102,7 @@ public final class BlkMq {
      */
     static void blkMqTryIssueDirectly(Request rq) {
         int ret = rq.q.mqOps.queueRq(rq);
-        Kernel.BUG_ON(ret != BlkTypes.BLK_STS_OK, () -> "queue_rq(" + rq.name() + ") = " + BlkTypes.statusName(ret)
+        Kernel.BUG_ON(ret != BlkTypes.BLK_STS_OK, "queue_rq(" + rq.name() + ") = " + BlkTypes.statusName(ret)
                 + ": busy drivers are not modelled");
     }
 
@@ -120,7 +120,7 @@ public final class BlkMq {
      */
     public static void blkMqEndRequest(Request rq, int error) {
         if (BlkCore.blkUpdateRequest(rq, error, rq.blkRqBytes())) {
-            Kernel.BUG_ON(true, () -> "blk_mq_end_request(" + rq.name() + "): bytes left after a full update");
+            Kernel.BUG_ON(true, "blk_mq_end_request(" + rq.name() + "): bytes left after a full update");
         }
         __blkMqEndRequest(rq, error);
     }

@@ -135,7 +135,7 @@ public final class BlockBio {
      */
     public static void bioChain(Bio bio, Bio parent) {
         Kernel.BUG_ON(bio.biPrivate != null || bio.biEndIo != null,
-                () -> "bio_chain(" + bio + "): bi_private or bi_end_io already set");
+                "bio_chain(" + bio + "): bi_private or bi_end_io already set");
         bio.biPrivate = parent;
         bio.biEndIo = BIO_CHAIN_ENDIO;
         Bio.bioIncRemaining(parent);
@@ -149,7 +149,7 @@ public final class BlockBio {
         if (!Bio.chained(bio)) {
             return true;
         }
-        Kernel.BUG_ON(bio.biRemaining.read() <= 0, () -> "bio_remaining_done(" + bio + "): __bi_remaining <= 0");
+        Kernel.BUG_ON(bio.biRemaining.read() <= 0, "bio_remaining_done(" + bio + "): __bi_remaining <= 0");
         if (bio.biRemaining.decAndTest()) {
             Bio.bioClearFlag(bio, BlkTypes.BIO_CHAIN);
             return true;
@@ -198,7 +198,7 @@ public final class BlockBio {
      * contiguous with it. {@code WARN_ON_ONCE(bio_flagged(bio, BIO_CLONED))}.
      */
     public static boolean __bioTryMergePage(Bio bio, Page page, int len, int off) {
-        if (Kernel.WARN_ON(Bio.bioFlagged(bio, BIO_CLONED), () -> "__bio_try_merge_page() on cloned " + bio)) {
+        if (Kernel.WARN_ON(Bio.bioFlagged(bio, BIO_CLONED), "__bio_try_merge_page() on cloned " + bio)) {
             return false;
         }
         if (bio.biVcnt > 0) {
@@ -220,8 +220,8 @@ public final class BlockBio {
      * checked {@code bio_full()}. {@code WARN_ON_ONCE} on a clone or a full bio.
      */
     public static void __bioAddPage(Bio bio, Page page, int len, int off) {
-        Kernel.WARN_ON(Bio.bioFlagged(bio, BIO_CLONED), () -> "__bio_add_page() on cloned " + bio);
-        Kernel.WARN_ON(Bio.bioFull(bio, len), () -> "__bio_add_page() on full " + bio);
+        Kernel.WARN_ON(Bio.bioFlagged(bio, BIO_CLONED), "__bio_add_page() on cloned " + bio);
+        Kernel.WARN_ON(Bio.bioFull(bio, len), "__bio_add_page() on full " + bio);
         bio.ioVec()[bio.biVcnt] = new BioVec(page, len, off);
         bio.biIter.biSize += len;
         bio.biVcnt++;
@@ -241,7 +241,7 @@ public final class BlockBio {
         bio.touch();
         Kernel.rt().work(Work.BIO_ADD_PAGE, 1);
         Kernel.BUG_ON(offset < 0 || len <= 0 || offset + len > Page.PAGE_SIZE,
-                () -> "bio_add_page(" + bio + ", " + page + ", " + len + ", " + offset + "): range outside the page");
+                "bio_add_page(" + bio + ", " + page + ", " + len + ", " + offset + "): range outside the page");
         if (!__bioTryMergePage(bio, page, len, offset)) {
             if (Bio.bioFull(bio, len)) {
                 return 0;
@@ -270,7 +270,7 @@ public final class BlockBio {
      */
     public static void __bioCloneFast(Bio bio, Bio bioSrc) {
         Kernel.BUG_ON(bio.biPool != null && bio.biMaxVecs > BIO_INLINE_VECS,
-                () -> "__bio_clone_fast(" + bio + "): target owns a bvec table");
+                "__bio_clone_fast(" + bio + "): target owns a bvec table");
         bioSrc.touch();
         bio.biDisk = bioSrc.biDisk;
         Bio.bioSetFlag(bio, BIO_CLONED);
@@ -440,8 +440,8 @@ public final class BlockBio {
      * {@code BUG_ON(sectors <= 0)}, {@code BUG_ON(sectors >= bio_sectors(bio))}.
      */
     public static Bio bioSplit(Bio bio, int sectors, BioSet bs) {
-        Kernel.BUG_ON(sectors <= 0, () -> "bio_split(" + bio + ", " + sectors + "): sectors <= 0");
-        Kernel.BUG_ON(sectors >= Bio.bioSectors(bio), () -> "bio_split(" + bio + ", " + sectors
+        Kernel.BUG_ON(sectors <= 0, "bio_split(" + bio + ", " + sectors + "): sectors <= 0");
+        Kernel.BUG_ON(sectors >= Bio.bioSectors(bio), "bio_split(" + bio + ", " + sectors
                 + "): not less than bio_sectors " + Bio.bioSectors(bio));
         Bio split = bioCloneFast(bio, bs);
         split.biIter.biSize = sectors << SECTOR_SHIFT;

@@ -45,7 +45,7 @@ public final class Bvec {
     public static Page bvecIterPage(BioVec[] bvec, BvecIter iter) {
         BioVec bv = __bvecIterBvec(bvec, iter);
         int pageIdx = mpBvecIterOffset(bvec, iter) / Page.PAGE_SIZE;
-        Kernel.BUG_ON(pageIdx != 0, () -> "multi-page bvec " + bv + " (model pages have no physical neighbours)");
+        Kernel.BUG_ON(pageIdx != 0, "multi-page bvec " + bv + " (model pages have no physical neighbours)");
         return bv.bvPage;
     }
 
@@ -62,9 +62,8 @@ public final class Bvec {
      */
     public static boolean bvecIterAdvance(BioVec[] bv, BvecIter iter, int bytes) {
         int idx = iter.biIdx;
-        int asked = bytes;
         if (Kernel.WARN_ON(Integer.compareUnsigned(bytes, iter.biSize) > 0,
-                () -> "Attempted to advance past end of bvec iter (" + asked + " > " + iter.biSize + ")")) {
+                "Attempted to advance past end of bvec iter (" + bytes + " > " + iter.biSize + ")")) {
             iter.biSize = 0;
             return false;
         }

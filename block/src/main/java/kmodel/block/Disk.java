@@ -67,7 +67,7 @@ public final class Disk implements BlkMqOps {
      * media initially holds {@link #pattern}.
      */
     public Disk(BlockLayer layer, String name, long nrSectors, int nrTags, DiskKind kind) {
-        Kernel.BUG_ON(nrSectors <= 0, () -> "disk size " + nrSectors);
+        Kernel.BUG_ON(nrSectors <= 0, "disk size " + nrSectors);
         this.kind = kind;
         this.queue = new RequestQueue(layer, name, nrTags, kind != DiskKind.NO_NOWAIT, this);
         this.gendisk = new GenDisk(layer, name, queue, nrSectors);

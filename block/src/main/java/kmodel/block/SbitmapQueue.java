@@ -146,10 +146,10 @@ public final class SbitmapQueue {
      * {@code wait_cnt} at {@code wake_batch}.
      */
     SbitmapQueue(String name, int depth) {
-        Kernel.BUG_ON(depth < 1, () -> "sbitmap depth " + depth);
+        Kernel.BUG_ON(depth < 1, "sbitmap depth " + depth);
         this.nrWaitQueues = (int) Kernel.config().value(BlockOptions.SBQ_WAIT_QUEUES);
         Kernel.BUG_ON(nrWaitQueues < 1 || nrWaitQueues > SBQ_WAIT_QUEUES || Integer.bitCount(nrWaitQueues) != 1,
-                () -> "SBQ_WAIT_QUEUES " + nrWaitQueues + " is not 1, 2, 4 or 8");
+                "SBQ_WAIT_QUEUES " + nrWaitQueues + " is not 1, 2, 4 or 8");
         int sh = 6; // ilog2(BITS_PER_LONG)
         if (depth >= 4) {
             while ((4 << sh) > depth) {

@@ -45,7 +45,7 @@ public final class IoUringExit {
      * (the kernel runs {@code ____fput} as task_work on the way back to user space).
      */
     public static void ioUringRelease(IoRingCtx ctx) {
-        Kernel.BUG_ON(ctx.released, () -> "io_uring_release(" + ctx + ") twice");
+        Kernel.BUG_ON(ctx.released, "io_uring_release(" + ctx + ") twice");
         ctx.released = true;
         Kernel.event("io_uring_release(%s)", ctx);
         ioRingCtxWaitAndKill(ctx);

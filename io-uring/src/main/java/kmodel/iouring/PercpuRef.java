@@ -118,7 +118,7 @@ public final class PercpuRef extends Footprinted {
             wasDead = dead;
             dead = true;
         }
-        Kernel.WARN_ON(wasDead, () -> "percpu_ref_kill() called more than once on " + name);
+        Kernel.WARN_ON(wasDead, "percpu_ref_kill() called more than once on " + name);
         Kernel.event("percpu_ref_kill(%s)", name);
         putMany(1);
     }

@@ -209,32 +209,6 @@ public final class Kernel {
         }
     }
 
-    /**
-     * The text of a {@code BUG_ON}/{@code WARN_ON} report, built only when the check fires, as the
-     * kernel formats a {@code WARN()}'s arguments only then (a message concatenated at every call
-     * was a tenth of a bounded search's time). A model-side type, not {@code java.util.function}.
-     */
-    @FunctionalInterface
-    public interface Message {
-        /** The report's text. */
-        String text();
-    }
-
-    /** include/asm-generic/bug.h: {@code BUG_ON(cond)}, with the message built only when the check fails. */
-    public static void BUG_ON(boolean condition, Message message) {
-        if (condition) {
-            fail(ViolationKind.BUG_ON, "BUG_ON: " + message.text());
-        }
-    }
-
-    /** include/asm-generic/bug.h: {@code WARN_ON(cond)}, with the message built only when it fires. */
-    public static boolean WARN_ON(boolean condition, Message message) {
-        if (condition) {
-            fail(ViolationKind.BUG_ON, "WARN_ON: " + message.text());
-        }
-        return condition;
-    }
-
     /** include/asm-generic/bug.h: {@code WARN_ON(cond)}; the model treats a warning as a failed check. */
     public static boolean WARN_ON(boolean condition, String message) {
         if (condition) {

@@ -140,7 +140,7 @@ public final class AsyncPageWaiter {
         int ret = taskWorkAdd(req);
         if (ret != 0) {
             /* The target task is exiting: run the cancellation elsewhere. */
-            Kernel.BUG_ON(req.fallback == null, () -> "task_work_add(" + req.task.name()
+            Kernel.BUG_ON(req.fallback == null, "task_work_add(" + req.task.name()
                     + ") failed and " + wpq.wait.name() + " has no fallback task");
             Sched.taskWorkAdd(req.fallback, req.cancel, Sched.TWA_NONE);
             Sched.wakeUpProcess(req.fallback);

@@ -406,7 +406,7 @@ public final class Filemap {
         /* PG_writeback is set, so the page is this incarnation until it is clear. */
         int gen = page.gen();
         if (!testClearPageWriteback(page)) {
-            Kernel.BUG_ON(true, () -> "end_page_writeback(" + page.describe() + "): page was not under writeback");
+            Kernel.BUG_ON(true, "end_page_writeback(" + page.describe() + "): page was not under writeback");
         }
         Barriers.smpMbAfterAtomic("end_page_writeback");
         Kernel.event("end_page_writeback(%s)", page);

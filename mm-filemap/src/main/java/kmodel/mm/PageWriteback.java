@@ -324,7 +324,7 @@ public final class PageWriteback {
                 if (PageFlags.PageWriteback(page)) {
                     // the message only when it fires: describe() peeks at the page's refcount,
                     // a read no footprint of this step reports (the footprint audit found it)
-                    Kernel.BUG_ON(true, () -> "write_cache_pages: BUG_ON(PageWriteback(" + page.describe()
+                    Kernel.BUG_ON(true, "write_cache_pages: BUG_ON(PageWriteback(" + page.describe()
                             + ")) after wait_on_page_writeback");
                 }
                 if (clearPageDirtyForIo(page) == 0) {
@@ -385,7 +385,7 @@ public final class PageWriteback {
              * page->mapping (NULL for a truncated page) to find ->writepage and oopses; the
              * model reports the NULL dereference as the bug-on it is.
              */
-            Kernel.BUG_ON(true, () -> "__writepage(" + page.describe() + "): page->mapping is NULL (truncated page)");
+            Kernel.BUG_ON(true, "__writepage(" + page.describe() + "): page->mapping is NULL (truncated page)");
         }
         int ret = as.aOps.writepage(page, wbc);
         mappingSetError(as, ret);

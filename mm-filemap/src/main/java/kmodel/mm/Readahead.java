@@ -403,7 +403,7 @@ public final class Readahead {
                 }
             }
             Kernel.BUG_ON(!pages.isEmpty(), "read_pages: page list not empty");
-            Kernel.BUG_ON(rac.readaheadCount() != 0, () -> "read_pages: " + rac.readaheadCount() + " pages not read");
+            Kernel.BUG_ON(rac.readaheadCount() != 0, "read_pages: " + rac.readaheadCount() + " pages not read");
         }
         if (skipPage) {
             rac.index++;

@@ -75,7 +75,7 @@ public final class Buffer {
         bio.biIter.biSector = bh.bBlocknr * (bh.bSize >> BlkTypes.SECTOR_SHIFT);
         Bio.bioSetDev(bio, bh.bBdev);
         BlockBio.bioAddPage(bio, bh.bPage, bh.bSize, 0);
-        Kernel.BUG_ON(bio.biIter.biSize != bh.bSize, () -> "submit_bh: bio size " + bio.biIter.biSize);
+        Kernel.BUG_ON(bio.biIter.biSize != bh.bSize, "submit_bh: bio size " + bio.biIter.biSize);
         bio.biEndIo = END_BIO_BH_IO_SYNC;
         bio.biPrivate = bh;
         Bio.bioSetOpAttrs(bio, op, opFlags);

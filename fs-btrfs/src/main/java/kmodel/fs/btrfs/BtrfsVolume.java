@@ -123,7 +123,7 @@ public final class BtrfsVolume {
     public long logicalOf(BtrfsInode inode, long pos) {
         FileExtentItem item = inode.items.floorEntry(pos).getValue();
         Kernel.BUG_ON(item.diskBytenr == 0 || item.compression != 0 || pos >= item.extentEnd(),
-                () -> "logicalOf: " + pos + " is not in a plain regular extent");
+                "logicalOf: " + pos + " is not in a plain regular extent");
         return item.diskBytenr + item.offset + (pos - item.fileOffset);
     }
 

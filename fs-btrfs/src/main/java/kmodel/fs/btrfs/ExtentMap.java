@@ -99,7 +99,7 @@ public final class ExtentMap extends KObject {
             Kernel.fail(ViolationKind.DOUBLE_RELEASE, "free_extent_map(" + em.name() + "): refs dropped below zero");
         }
         if (now == 0) {
-            Kernel.WARN_ON(em.inTree, () -> "free_extent_map(" + em.name() + ") while in the tree");
+            Kernel.WARN_ON(em.inTree, "free_extent_map(" + em.name() + ") while in the tree");
             em.released();
         }
     }

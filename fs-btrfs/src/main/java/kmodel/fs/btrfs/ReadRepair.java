@@ -50,7 +50,7 @@ final class ReadRepair {
         Spinlock.spinLock(emTree.lock);
         ExtentMap em = emTree.lookupExtentMapping(start, failrec.len);
         Spinlock.spinUnlock(emTree.lock);
-        Kernel.BUG_ON(em == null, () -> "btrfs_get_io_failure_record: no extent map at " + start);
+        Kernel.BUG_ON(em == null, "btrfs_get_io_failure_record: no extent map at " + start);
         long logical = start - em.start;
         logical = em.blockStart + logical;
         if (em.test(ExtentMap.EXTENT_FLAG_COMPRESSED)) {
@@ -112,7 +112,7 @@ final class ReadRepair {
             failrec.thisMirror = failedMirror;
         } else {
             if (failrec.inValidation) {
-                Kernel.BUG_ON(failrec.thisMirror != failedMirror, () -> "btrfs_check_repairable: this_mirror "
+                Kernel.BUG_ON(failrec.thisMirror != failedMirror, "btrfs_check_repairable: this_mirror "
                         + failrec.thisMirror + " != failed_mirror " + failedMirror);
                 failrec.inValidation = false;
                 failrec.thisMirror = 0;
@@ -196,7 +196,7 @@ final class ReadRepair {
         if (failrec == null) {
             return;
         }
-        Kernel.BUG_ON(failrec.thisMirror == 0, () -> "clean_io_failure: BUG_ON(!failrec->this_mirror) at " + start);
+        Kernel.BUG_ON(failrec.thisMirror == 0, "clean_io_failure: BUG_ON(!failrec->this_mirror) at " + start);
         if (!failrec.inValidation) {
             inode.fsInfo.stats.repaired++;
             Kernel.event("read error corrected: ino %s off %s (mirror " + failrec.failedMirror + " would be rewritten)",

@@ -74,7 +74,7 @@ public final class Volumes {
     static MapLookup btrfsGetChunkMap(BtrfsFsInfo fsInfo, long logical, long length) {
         MapLookup map = fsInfo.chunk;
         Kernel.BUG_ON(logical < map.start || logical + length > map.start + map.len,
-                () -> "btrfs_get_chunk_map: logical " + logical + " len " + length + " outside the chunk");
+                "btrfs_get_chunk_map: logical " + logical + " len " + length + " outside the chunk");
         return map;
     }
 
@@ -229,7 +229,7 @@ public final class Volumes {
         bbio.private_ = bio.biPrivate;
         bbio.endIo = bio.biEndIo;
         bbio.stripesPending.set(bbio.numStripes);
-        Kernel.BUG_ON(mapLength[0] < length, () -> "btrfs_map_bio: mapping failed logical " + logical + " bio len " + length
+        Kernel.BUG_ON(mapLength[0] < length, "btrfs_map_bio: mapping failed logical " + logical + " bio len " + length
                 + " len " + mapLength[0]);
         for (int devNr = 0; devNr < totalDevs; devNr++) {
             Bio b = devNr < totalDevs - 1 ? btrfsBioClone(fsInfo, bio) : bio;

@@ -153,7 +153,7 @@ public final class Sched {
     /** Leaves the section entered by the matching {@link #nowaitEnter}. Not a scheduling point. */
     public static void nowaitExit() {
         Task me = Kernel.rt().current();
-        Kernel.BUG_ON(me.nowaitDepth <= 0, () -> "nowaitExit() without nowaitEnter() in " + me.name());
+        Kernel.BUG_ON(me.nowaitDepth <= 0, "nowaitExit() without nowaitEnter() in " + me.name());
         if (--me.nowaitDepth == 0) {
             me.nowaitWhy = null;
         }
@@ -174,7 +174,7 @@ public final class Sched {
     /** Leaves the section entered by the matching {@link #noioEnter}. Not a scheduling point. */
     public static void noioExit() {
         Task me = Kernel.rt().current();
-        Kernel.BUG_ON(me.noioDepth <= 0, () -> "noioExit() without noioEnter() in " + me.name());
+        Kernel.BUG_ON(me.noioDepth <= 0, "noioExit() without noioEnter() in " + me.name());
         if (--me.noioDepth == 0) {
             me.noioWhy = null;
         }

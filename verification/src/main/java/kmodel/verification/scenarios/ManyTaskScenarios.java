@@ -73,7 +73,7 @@ public final class ManyTaskScenarios {
         }
 
         void check() {
-            Kernel.BUG_ON(hits.peek() != 2, () -> "hits is " + hits.peek() + ", not 2: an increment was lost");
+            Kernel.BUG_ON(hits.peek() != 2, "hits is " + hits.peek() + ", not 2: an increment was lost");
         }
     }
 
@@ -120,7 +120,7 @@ public final class ManyTaskScenarios {
         }
 
         void check() {
-            Kernel.BUG_ON(count.peek() != WORKERS, () -> "count is " + count.peek() + ", not " + WORKERS);
+            Kernel.BUG_ON(count.peek() != WORKERS, "count is " + count.peek() + ", not " + WORKERS);
         }
     }
 

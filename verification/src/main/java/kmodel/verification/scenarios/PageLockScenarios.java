@@ -413,7 +413,7 @@ public final class PageLockScenarios {
             if (p.mapping == file.mapping) {
                 Filemap.waitOnPageWriteback(p);
                 if (PageFlags.PageWriteback(p)) {
-                    Kernel.BUG_ON(true, () -> "write_cache_pages: BUG_ON(PageWriteback(" + p.describe() + "))");
+                    Kernel.BUG_ON(true, "write_cache_pages: BUG_ON(PageWriteback(" + p.describe() + "))");
                 }
             }
             Filemap.unlockPage(p);
@@ -468,7 +468,7 @@ public final class PageLockScenarios {
                 if (ret == 0) {
                     break;
                 }
-                Kernel.BUG_ON(ret != -Errno.EIOCBQUEUED, () -> "lock_page_async returned " + Errno.name(ret));
+                Kernel.BUG_ON(ret != -Errno.EIOCBQUEUED, "lock_page_async returned " + Errno.name(ret));
                 retry.awaitCallback();
             }
             Kernel.event("aio owns %s", page);

@@ -236,7 +236,7 @@ public final class SwarmScenarios {
                     Sched.sendSigkill(tasks[idx]);
                     return "0";
                 default:
-                    Kernel.BUG_ON(true, () -> "swarm: " + op + " in task t" + i);
+                    Kernel.BUG_ON(true, "swarm: " + op + " in task t" + i);
                     return "";
             }
         }
@@ -256,7 +256,7 @@ public final class SwarmScenarios {
                 if (ret == 0) {
                     break;
                 }
-                Kernel.BUG_ON(ret != -Errno.EIOCBQUEUED, () -> (lock ? "lock_page_async" : "wait_on_page_locked_async")
+                Kernel.BUG_ON(ret != -Errno.EIOCBQUEUED, (lock ? "lock_page_async" : "wait_on_page_locked_async")
                         + " returned " + Errno.name(ret));
                 retry.awaitCallback();
             }

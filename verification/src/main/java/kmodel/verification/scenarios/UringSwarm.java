@@ -392,7 +392,7 @@ final class UringSwarm extends SwarmKind {
                 case "pread":
                     return pread((long) op.arg * PAGE);
                 default:
-                    Kernel.BUG_ON(true, () -> "uring swarm: " + op);
+                    Kernel.BUG_ON(true, "uring swarm: " + op);
                     return "";
             }
         }

@@ -242,7 +242,7 @@ final class WriteWorld {
             result("r=" + Errno.name(ret));
             return ret;
         }
-        Kernel.BUG_ON(ret % PAGE_SIZE != 0, () -> "read returned " + ret + " bytes of a whole-page file");
+        Kernel.BUG_ON(ret % PAGE_SIZE != 0, "read returned " + ret + " bytes of a whole-page file");
         List<String> got = new ArrayList<>();
         for (int i = 0; i < ret / PAGE_SIZE; i++) {
             String v = version(index + i, iter.buf, i * PAGE_SIZE);

@@ -127,7 +127,7 @@ public final class DporStrategy implements ExplorationStrategy {
          * decision at which the task could still run (or by a cut); a task not in it ends its run
          * with that step (blocks or exits), so moving it earlier costs no preemption after it.
          */
-        final BitSet continued = new BitSet();
+        BitSet continued;
         /** TASK: the task that could have gone on running here (-1: it blocked or exited). */
         final int current;
         /** Preemptions on the path before this node. */
@@ -455,7 +455,7 @@ public final class DporStrategy implements ExplorationStrategy {
         if (c == t) {
             return true;
         }
-        return (c != tk || (weakenSleep & 1) != 0) && (!s.continued.get(t) || (weakenSleep & 2) != 0);
+        return (c != tk || (weakenSleep & 1) != 0) && (s.continued == null || !s.continued.get(t) || (weakenSleep & 2) != 0);
     }
 
     /** Deliberate breaks of {@link #costFreeSleeper}: 1 drops "c is not tk", 2 drops "t's step ended its run". */
@@ -636,9 +636,12 @@ public final class DporStrategy implements ExplorationStrategy {
             }
             stack.add(node);
         }
-        if (lastTaskNode >= 0) {
+        if (lastTaskNode >= 0 && costSleep()) {
             Node prev = stack.get(lastTaskNode);
             if (Arrays.binarySearch(ids, 0, n, prev.chosen) >= 0) {
+                if (prev.continued == null) {
+                    prev.continued = new BitSet();
+                }
                 prev.continued.set(prev.chosen);
             }
         }
@@ -1145,7 +1148,12 @@ public final class DporStrategy implements ExplorationStrategy {
         }
         Node node = stack.get(evNode[events - 1]);
         int last = evTask[events - 1];
-        node.continued.set(last); // its next decision was never seen: take it as still running
+        if (costSleep()) {
+            if (node.continued == null) {
+                node.continued = new BitSet();
+            }
+            node.continued.set(last); // its next decision was never seen: take it as still running
+        }
         for (int t : node.enabled) {
             if (t == last) {
                 continue;

@@ -443,33 +443,18 @@ public final class DporStrategy implements ExplorationStrategy {
      * {@code s}, the cost changes by {@code [c -> t] + [t -> tk] - [c -> tk]}, where a switch costs one
      * when the task switched from could still run. That is at most 0 exactly when {@code c} is
      * {@code t}, or {@code c} is not {@code tk} and {@code t}'s step ended its run (it blocked or
-     * exited in every execution that took it from {@code s}: {@link Node#continued}), and its step
-     * released no lock ({@link Node#releases}). The argument covers the pruned executions but not
-     * the races that only they would have shown: {@code BoundedSleepSetProperties} finds generated
-     * programs where the search misses end states plain DFS reaches, so this is not the default
-     * (Coons, Musuvathi and McKinley, OOPSLA 2013, leave sleep sets out of BPOR too). Kept, with its
-     * deliberate breaks, for that test ({@link #preemptionAwareSleepForTesting}).
+     * exited in every execution that took it from {@code s}: {@link Node#continued}). The argument
+     * covers the pruned executions but not the races that only they would have shown:
+     * {@code BoundedSleepSetProperties} finds a generated program where the search misses end states
+     * plain DFS reaches, so this is not the default (Coons, Musuvathi and McKinley, OOPSLA 2013, leave
+     * sleep sets out of BPOR too). Kept for that test ({@link #preemptionAwareSleepForTesting}).
      */
     private boolean costFreeSleeper(Node s, int t, int tk) {
         int c = s.current;
         if (c == t) {
             return true;
         }
-        return (c != tk || (weakenSleep & 1) != 0) && (s.continued == null || !s.continued.get(t) || (weakenSleep & 2) != 0);
-    }
-
-    /** Deliberate breaks of {@link #costFreeSleeper}: 1 drops "c is not tk", 2 drops "t's step ended its run". */
-    private int weakenSleep;
-
-    /**
-     * Bounded DPOR whose sleepers drop one clause of {@link #costFreeSleeper} ({@code clause} 1: "c
-     * is not tk"; 2: "t's step ended its run"): unsound, for tests that must see the comparison with
-     * plain DFS fail.
-     */
-    public static DporStrategy weakenedSleepForTesting(int bound, int clause) {
-        DporStrategy s = preemptionAwareSleepForTesting(bound);
-        s.weakenSleep = clause;
-        return s;
+        return c != tk && (s.continued == null || !s.continued.get(t));
     }
 
     /** When set, no sleep sets: redundant (equivalent executions explored twice), for tests that must see it. */

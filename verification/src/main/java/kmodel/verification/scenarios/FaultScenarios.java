@@ -1,6 +1,7 @@
 package kmodel.verification.scenarios;
 
 import kmodel.block.BlockOptions;
+import kmodel.kernel.KconfigOption;
 import kmodel.mm.MmOptions;
 import kmodel.mm.Page;
 import kmodel.block.DiskKind;
@@ -44,16 +45,9 @@ public final class FaultScenarios {
      * failure), the bytes, and the end state (references, no locked page, tags free).
      */
     static Scenario<ReadWorld> faultReadNomem() {
-        return Scenario.<ReadWorld>named("fault-read-nomem",
-                "two readers of an uncached file while up to 2 page cache allocations fail (fail_page_alloc)")
-                .set(MmOptions.FAIL_PAGE_ALLOC, 2)
-                .autoBound(1)
-                .setup(() -> new ReadWorld(2, 1, 2))
-                .task("r01", w -> w.read(0, 2 * PAGE, 0))
-                .task("r1", w -> w.read(PAGE, PAGE, 0))
-                .atEnd(ReadWorld::check)
-                .outcome(ReadWorld::outcome)
-                .build();
+        return twoReaders("fault-read-nomem",
+                "two readers of an uncached file while up to 2 page cache allocations fail (fail_page_alloc)",
+                MmOptions.FAIL_PAGE_ALLOC, 2);
     }
 
     /**
@@ -66,9 +60,18 @@ public final class FaultScenarios {
      * read-count contract, the bytes, the end state.
      */
     static Scenario<ReadWorld> faultReadEio() {
-        return Scenario.<ReadWorld>named("fault-read-eio",
-                "two readers of an uncached file while one submitted bio fails with BLK_STS_IOERR (fail_make_request)")
-                .set(BlockOptions.FAIL_MAKE_REQUEST, 1)
+        return twoReaders("fault-read-eio",
+                "two readers of an uncached file while one submitted bio fails with BLK_STS_IOERR (fail_make_request)",
+                BlockOptions.FAIL_MAKE_REQUEST, 1);
+    }
+
+    /**
+     * The read world of both read fault scenarios: an uncached two-page file (read-ahead 2), one
+     * reader of both pages and one of page 1, with {@code fault} set to {@code times}.
+     */
+    private static Scenario<ReadWorld> twoReaders(String name, String what, KconfigOption fault, long times) {
+        return Scenario.<ReadWorld>named(name, what)
+                .set(fault, times)
                 .autoBound(1)
                 .setup(() -> new ReadWorld(2, 1, 2))
                 .task("r01", w -> w.read(0, 2 * PAGE, 0))
